@@ -1,0 +1,65 @@
+package domain
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Status is where a game is in its life; the store keeps it on the game document.
+type Status string
+
+const (
+	StatusWaiting Status = "waiting" // created, not all seats filled
+	StatusActive  Status = "active"
+	StatusOver    Status = "over"
+)
+
+// Env is what varies between calls, injected into the rules.
+type Env struct {
+	Now  time.Time
+	Dice Dice
+}
+
+// Action is one authenticated request to change a game.
+type Action struct {
+	ID      string          `json:"id"`   // client-chosen; makes the request idempotent
+	Type    string          `json:"type"` // e.g. "roll"
+	Actor   Actor           `json:"actor"`
+	Payload json.RawMessage `json:"-"` // the whole request body; each game decodes its fields
+}
+
+// Header is what the shared pipeline needs to know of any game's state: it is
+// written next to the state on the game document, where queries and rules use it.
+type Header struct {
+	Status   Status
+	Players  []string  // ids of the players seated in the game
+	Deadline time.Time // when Expire must run; zero for none
+}
+
+// Outcome is what an action did besides changing the state.
+type Outcome struct {
+	Events []Event
+	Result any     // returned to the caller as "result"
+	Spawn  []Spawn // games this action creates (a rematch), in the same transaction
+}
+
+// Spawn is a new game of the same kind, created with the action that made it.
+type Spawn struct {
+	ID    string
+	State any // the rule set's state type
+}
+
+// Rules is one game's rule set, as the shared pipeline drives it. S is the
+// game's state: a value that marshals cleanly to JSON.
+type Rules[S any] interface {
+	// Kind names the game, e.g. "dashdice".
+	Kind() string
+	// Header describes s to the pipeline.
+	Header(s S) Header
+	// Apply performs a player's action. It returns the new state and what
+	// happened, or an *Error (EINVALID, ECONFLICT, EFORBIDDEN) and changes nothing.
+	Apply(s S, a Action, env Env) (S, Outcome, error)
+	// Expire applies what happens when Header(s).Deadline passes, as of env.Now,
+	// which the pipeline sets to that deadline.
+	Expire(s S, env Env) (S, Outcome, error)
+}

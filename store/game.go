@@ -1,0 +1,142 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"cloud.google.com/go/firestore"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/meeple-games/meeple/domain"
+)
+
+// Field names of the game document (games/{id}); docs/firestore.md lists them.
+const (
+	fKind       = "kind"
+	fStatus     = "status"
+	fVersion    = "version"
+	fPlayers    = "players"
+	fState      = "state"
+	fDeadlineAt = "deadlineAt"
+	fSeedHash   = "seedHash"
+	fSeed       = "seed"
+	fRoomCode   = "roomCode"
+	fCreatedAt  = "createdAt"
+	fUpdatedAt  = "updatedAt"
+)
+
+// game is a game document as read inside a transaction.
+type game[S any] struct {
+	ID       string
+	Kind     string
+	Version  int64
+	State    S
+	RoomCode string
+}
+
+// loadGame reads games/{id} in tx. It returns ENOTFOUND when there is no such
+// game of this kind.
+func loadGame[S any](tx *firestore.Transaction, st *Store, kind, id string) (*game[S], error) {
+	if id == "" {
+		return nil, domain.Errorf(domain.EINVALID, "gameId is required")
+	}
+	snap, err := tx.Get(st.gameRef(id))
+	if status.Code(err) == codes.NotFound {
+		return nil, domain.Errorf(domain.ENOTFOUND, "no %s game %q", kind, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	data := snap.Data()
+	if k, _ := data[fKind].(string); k != kind {
+		return nil, domain.Errorf(domain.ENOTFOUND, "no %s game %q", kind, id)
+	}
+	g := &game[S]{ID: id, Kind: kind}
+	g.Version, _ = data[fVersion].(int64)
+	g.RoomCode, _ = data[fRoomCode].(string)
+	if err := fromFirestore(data[fState], &g.State); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// gameFields are the fields a state change rewrites on the game document.
+func gameFields(h domain.Header, state any, version int64, now time.Time) ([]firestore.Update, error) {
+	m, err := toFirestore(state)
+	if err != nil {
+		return nil, err
+	}
+	var deadline any // null keeps the game out of the tick's deadline query
+	if !h.Deadline.IsZero() {
+		deadline = h.Deadline
+	}
+	players := h.Players
+	if players == nil {
+		players = []string{}
+	}
+	return []firestore.Update{
+		{Path: fState, Value: m},
+		{Path: fStatus, Value: string(h.Status)},
+		{Path: fVersion, Value: version},
+		{Path: fPlayers, Value: players},
+		{Path: fDeadlineAt, Value: deadline},
+		{Path: fUpdatedAt, Value: now},
+	}, nil
+}
+
+// newGameDoc is the whole document of a game being created at version 0.
+func newGameDoc(kind string, h domain.Header, state any, seedHash, roomCode string, now time.Time) (map[string]any, error) {
+	fields, err := gameFields(h, state, 0, now)
+	if err != nil {
+		return nil, err
+	}
+	doc := map[string]any{fKind: kind, fSeedHash: seedHash, fCreatedAt: now}
+	for _, f := range fields {
+		doc[f.Path] = f.Value
+	}
+	if roomCode != "" {
+		doc[fRoomCode] = roomCode
+	}
+	return doc, nil
+}
+
+// createGame writes a new game, its private seed and its room (if any) in tx.
+func createGame(tx *firestore.Transaction, st *Store, kind, id string, h domain.Header, state any, seed, roomCode string, now time.Time) error {
+	doc, err := newGameDoc(kind, h, state, domain.SeedHash(seed), roomCode, now)
+	if err != nil {
+		return err
+	}
+	if err := tx.Create(st.gameRef(id), doc); err != nil {
+		return err
+	}
+	if err := tx.Create(st.privateRef(id), map[string]any{"seed": seed, fKind: kind, fCreatedAt: now}); err != nil {
+		return err
+	}
+	if roomCode != "" {
+		return tx.Create(st.roomRef(roomCode), map[string]any{"gameId": id, fKind: kind, fCreatedAt: now})
+	}
+	return nil
+}
+
+// GameDoc reads the public game document (for tests and tools).
+func (s *Store) GameDoc(ctx context.Context, id string) (map[string]any, error) {
+	snap, err := s.gameRef(id).Get(ctx)
+	if status.Code(err) == codes.NotFound {
+		return nil, domain.Errorf(domain.ENOTFOUND, "no game %q", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return snap.Data(), nil
+}
+
+// GameState reads a game's public state into v.
+func (s *Store) GameState(ctx context.Context, id string, v any) (version int64, err error) {
+	data, err := s.GameDoc(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	version, _ = data[fVersion].(int64)
+	return version, fromFirestore(data[fState], v)
+}

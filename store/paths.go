@@ -1,0 +1,53 @@
+package store
+
+import (
+	"fmt"
+
+	"cloud.google.com/go/firestore"
+)
+
+// Collections and documents, as docs/firestore.md describes them.
+const (
+	colGames       = "games"
+	colEvents      = "events"
+	colPrivate     = "private"
+	colActions     = "actions"
+	colPlayers     = "players"
+	colLedger      = "ledger"
+	colRooms       = "rooms"
+	colUsers       = "users"
+	colUsernames   = "usernames"
+	colQueues      = "queues"
+	colTickets     = "tickets"
+	colLeaderboard = "leaderboards"
+	colConfig      = "config"
+	docServer      = "server" // games/{id}/private/server: the seed and other secrets
+)
+
+func (s *Store) gameRef(id string) *firestore.DocumentRef {
+	return s.FS.Collection(colGames).Doc(id)
+}
+
+func (s *Store) privateRef(gameID string) *firestore.DocumentRef {
+	return s.gameRef(gameID).Collection(colPrivate).Doc(docServer)
+}
+
+func (s *Store) actionRef(gameID, actionID string) *firestore.DocumentRef {
+	return s.gameRef(gameID).Collection(colActions).Doc(actionID)
+}
+
+// EventID is the id of the event record of the step that made version seq:
+// zero-padded so ids sort in order.
+func EventID(seq int64) string { return fmt.Sprintf("%012d", seq) }
+
+func (s *Store) eventRef(gameID string, seq int64) *firestore.DocumentRef {
+	return s.gameRef(gameID).Collection(colEvents).Doc(EventID(seq))
+}
+
+func (s *Store) roomRef(code string) *firestore.DocumentRef {
+	return s.FS.Collection(colRooms).Doc(code)
+}
+
+func (s *Store) playerRef(id string) *firestore.DocumentRef {
+	return s.FS.Collection(colPlayers).Doc(id)
+}

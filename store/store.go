@@ -1,0 +1,51 @@
+// Package store is the only package that talks to Firestore. It owns the
+// document paths and codecs, and runs the action transaction every game shares.
+package store
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"time"
+
+	"cloud.google.com/go/firestore"
+)
+
+// Store is the Firestore adapter.
+type Store struct {
+	FS *firestore.Client
+	// Now is the clock; rules see it through domain.Env.
+	Now func() time.Time
+	// FixedSeeds lets a create request choose a game's seed so a whole game
+	// replays. Only the local stack and tests set it; production never does.
+	FixedSeeds bool
+}
+
+// New returns a Store on client with the real clock.
+func New(client *firestore.Client) *Store {
+	return &Store{FS: client, Now: time.Now}
+}
+
+func (s *Store) now() time.Time {
+	if s.Now == nil {
+		return time.Now()
+	}
+	return s.Now()
+}
+
+// NewSeed returns a fresh secret game seed: 32 random bytes, hex encoded.
+func NewSeed() string {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return hex.EncodeToString(b)
+}
+
+// NewID returns a random document id (20 hex characters).
+func NewID() string {
+	b := make([]byte, 10)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return hex.EncodeToString(b)
+}
