@@ -1,0 +1,142 @@
+package functions
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/store"
+)
+
+// bcryptCost is the password hash cost: about 50–100 ms per hash here.
+const bcryptCost = 11
+
+// AuthRequest is the body of the Auth function.
+type AuthRequest struct {
+	Type     string `json:"type"` // guest | register | login
+	Nickname string `json:"nickname"`
+	Username string `json:"username"`
+	Password string `json:"password"`
+}
+
+// AuthReply is what a successful sign-in returns.
+type AuthReply struct {
+	Token         string       `json:"token"`         // session JWT for the HTTP functions
+	ExpiresAt     time.Time    `json:"expiresAt"`     // when the session token expires
+	FirebaseToken string       `json:"firebaseToken"` // custom token (local stack: unsigned mock token)
+	Player        domain.Actor `json:"player"`
+}
+
+var usernameRE = regexp.MustCompile(`^[A-Za-z0-9_]{3,20}$`)
+
+// cleanName checks a display name: 1–24 printable characters.
+//
+// Errors: EINVALID.
+func cleanName(field, s string) (string, error) {
+	s = strings.TrimSpace(s)
+	n := utf8.RuneCountInString(s)
+	if n < 1 || n > 24 {
+		return "", domain.Errorf(domain.EINVALID, "%s must be 1 to 24 characters", field)
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return "", domain.Errorf(domain.EINVALID, "%s has a character that cannot be shown", field)
+		}
+	}
+	return s, nil
+}
+
+// auth serves POST /Auth: guest nicknames, account registration and login.
+func (s *Server) auth(w http.ResponseWriter, r *http.Request) {
+	if !s.allow(w, r) {
+		return
+	}
+	body, err := readBody(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	var req AuthRequest
+	if err := decodeObject(body, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	actor, err := s.signIn(r.Context(), req)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	reply, err := s.sessionFor(r.Context(), actor)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, reply)
+}
+
+func (s *Server) signIn(ctx context.Context, req AuthRequest) (domain.Actor, error) {
+	switch req.Type {
+	case "guest":
+		name, err := cleanName("nickname", req.Nickname)
+		if err != nil {
+			return domain.Actor{}, err
+		}
+		a := domain.Actor{ID: "g_" + store.NewID(), Name: name, Role: domain.RoleGuest}
+		return a, s.Store.CreateGuest(ctx, a.ID, a.Name)
+	case "register":
+		if !usernameRE.MatchString(req.Username) {
+			return domain.Actor{}, domain.Errorf(domain.EINVALID, "username must be 3 to 20 letters, digits or underscores")
+		}
+		if n := len(req.Password); n < 8 || n > 72 {
+			return domain.Actor{}, domain.Errorf(domain.EINVALID, "password must be 8 to 72 bytes")
+		}
+		nick := req.Nickname
+		if nick == "" {
+			nick = req.Username
+		}
+		name, err := cleanName("nickname", nick)
+		if err != nil {
+			return domain.Actor{}, err
+		}
+		hash, err := bcrypt.GenerateFromPassword([]byte(req.Password), bcryptCost)
+		if err != nil {
+			return domain.Actor{}, err
+		}
+		a := domain.Actor{ID: "u_" + store.NewID(), Name: name, Role: domain.RolePlayer}
+		return a, s.Store.Register(ctx, a.ID, req.Username, name, string(hash))
+	case "login":
+		if req.Username == "" || req.Password == "" {
+			return domain.Actor{}, domain.Errorf(domain.EINVALID, "username and password are required")
+		}
+		acct, err := s.Store.Login(ctx, req.Username, func(hash string) bool {
+			return bcrypt.CompareHashAndPassword([]byte(hash), []byte(req.Password)) == nil
+		})
+		if err != nil {
+			return domain.Actor{}, err
+		}
+		return domain.Actor{ID: acct.UID, Name: acct.Name, Role: domain.RolePlayer}, nil
+	case "":
+		return domain.Actor{}, domain.Errorf(domain.EINVALID, "type is required: guest, register or login")
+	default:
+		return domain.Actor{}, domain.Errorf(domain.EINVALID, "unknown type %q: use guest, register or login", req.Type)
+	}
+}
+
+func (s *Server) sessionFor(ctx context.Context, a domain.Actor) (AuthReply, error) {
+	tok, exp, err := s.Sessions.Issue(a)
+	if err != nil {
+		return AuthReply{}, err
+	}
+	fb, err := s.FirebaseToken(ctx, a)
+	if err != nil {
+		return AuthReply{}, err
+	}
+	return AuthReply{Token: tok, ExpiresAt: exp, FirebaseToken: fb, Player: a}, nil
+}
