@@ -145,11 +145,11 @@ func (s *Server) newDashDiceMatch(ctx context.Context, id string, host domain.Ac
 	if err != nil {
 		return dashdice.Match{}, err
 	}
-	opts := dashdice.Options{}
+	opts := dashdice.Options{Private: req.Private}
 	if req.TurnSeconds != nil {
 		opts.TurnSeconds = *req.TurnSeconds
 		if opts.TurnSeconds == 0 {
-			opts.TurnSeconds = -1
+			opts.TurnSeconds = dashdice.NoTimer
 		}
 	}
 	return dashdice.NewMatch(id, host, mode, opts, s.now())
