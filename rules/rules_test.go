@@ -1,0 +1,435 @@
+package rules
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"cloud.google.com/go/firestore"
+
+	"github.com/meeple-games/meeple/store/storetest"
+)
+
+func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
+
+// seeded are the documents every test project holds: one of each kind the
+// server writes, plus paths no rule names. Every one of them is a target of
+// the write tests.
+var seeded = []string{
+	// public
+	"games/g1",
+	"games/g1/events/000000000001",
+	"players/p1",
+	"players/p2",
+	"leaderboards/dashdice",
+	// the owner's only
+	"players/p1/ledger/e1",
+	"players/p2/ledger/e2",
+	"users/p1",
+	"users/p2",
+	"queues/dashdice/tickets/p1",
+	"queues/dashdice/tickets/p2",
+	// server-only
+	"games/g1/private/server",
+	"games/g1/actions/a1",
+	"games/g1/history/000000000001",
+	"users/p1/private/credentials",
+	"usernames/alice",
+	"rooms/ABC234",
+	"queues/dashdice",
+	"outbox/o1",
+	"config/server",
+	"config/dashdice/modes/classic",
+	// named by no rule
+	"elsewhere/x",
+	"games/g1/elsewhere/x",
+	"players/p1/elsewhere/x",
+	"leaderboards/dashdice/entries/x",
+}
+
+// seed writes every seeded document with the admin client, which bypasses the
+// rules as the server's Admin SDK does in production.
+func seed(t *testing.T, e *env) {
+	t.Helper()
+	fs := storetest.ClientFor(t, e.project)
+	ctx := context.Background()
+	w := fs.BulkWriter(ctx)
+	jobs := make([]*firestore.BulkWriterJob, len(seeded))
+	for i, p := range seeded {
+		job, err := w.Set(fs.Doc(p), map[string]any{"seeded": true, "path": p, "at": time.Now()})
+		if err != nil {
+			t.Fatalf("seed %s: %v", p, err)
+		}
+		jobs[i] = job
+	}
+	w.End()
+	for i, job := range jobs {
+		if _, err := job.Results(); err != nil {
+			t.Fatalf("seed %s: %v", seeded[i], err)
+		}
+	}
+}
+
+// setup is a fresh project with the rules loaded and the documents seeded.
+func setup(t *testing.T) *env {
+	t.Helper()
+	e := newEnv(t)
+	seed(t, e)
+	return e
+}
+
+// only is a list of callers; nobody is the empty one.
+func only(cs ...caller) []caller { return cs }
+
+var nobody []caller
+
+// wantAccess checks that r is allowed when want, and denied on the rules
+// otherwise.
+func wantAccess(t *testing.T, what string, c caller, want bool, r reply) {
+	t.Helper()
+	switch {
+	case want && !r.allowed():
+		t.Errorf("%s as %s: got %v, want 200 (allowed)", what, c.name, r)
+	case !want && !r.denied():
+		t.Errorf("%s as %s: got %v, want 403 PERMISSION_DENIED", what, c.name, r)
+	}
+}
+
+// TestRulesLoad: the rules compile with no errors and no warnings (the
+// compiler's warnings, such as an unknown variable, are usually bugs).
+func TestRulesLoad(t *testing.T) {
+	src := readRules(t)
+	if !strings.HasPrefix(strings.TrimSpace(src), "rules_version = '2';") {
+		t.Errorf("firestore.rules: want it to start with rules_version = '2';")
+	}
+	if status, issues := compile(t, src); status != http.StatusOK || len(issues) > 0 {
+		t.Errorf("compile firestore.rules: got status %d, issues %v; want 200 and none", status, issues)
+	}
+	// The check above must be able to fail.
+	if status, _ := compile(t, "service cloud.firestore { match /x { allow read: if nope(; } }"); status == http.StatusOK {
+		t.Errorf("compile broken rules: got 200, want an error status")
+	}
+	if _, issues := compile(t, strings.Replace(src, "request.auth != null", "requst.auth != null", 1)); len(issues) == 0 {
+		t.Errorf("compile rules with a misspelt variable: got no issues, want a warning")
+	}
+}
+
+// futureRules is firestore.rules with the Tile Race helpers uncommented and a
+// sample rule using them, as a later change would do.
+func futureRules(t *testing.T) string {
+	t.Helper()
+	src := readRules(t)
+	const begin, end = "// <future-helpers>", "// </future-helpers>"
+	i, j := strings.Index(src, begin), strings.Index(src, end)
+	if i < 0 || j < i {
+		t.Fatalf("firestore.rules: no %s … %s block", begin, end)
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(src[i+len(begin):j], "\n") {
+		l := strings.TrimSpace(line)
+		l = strings.TrimPrefix(strings.TrimPrefix(l, "//"), " ")
+		b.WriteString("    " + l + "\n")
+	}
+	b.WriteString("    match /games/{gameId}/teams/{teamId} {\n")
+	b.WriteString("      allow read: if isTeam(gameId, teamId) || isGameAdmin(gameId);\n")
+	b.WriteString("    }\n")
+	return src[:i] + b.String() + src[j+len(end):]
+}
+
+// TestFutureHelpers: the commented-out Tile Race helpers compile cleanly and
+// read the team and admin claims at the top level of the token.
+func TestFutureHelpers(t *testing.T) {
+	src := futureRules(t)
+	if status, issues := compile(t, src); status != http.StatusOK || len(issues) > 0 {
+		t.Fatalf("compile rules with the future helpers: got status %d, issues %v; want 200 and none", status, issues)
+	}
+	e := newEnvWith(t, src)
+	fs := storetest.ClientFor(t, e.project)
+	for _, p := range []string{"games/g1/teams/t1", "games/g1/teams/t2"} {
+		if _, err := fs.Doc(p).Set(context.Background(), map[string]any{"seeded": true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	otherTeam := caller{name: "team-of-g2", uid: "team-g2-t1", claims: map[string]any{"role": "team", "game": "g2", "team": "t1"}}
+	otherAdmin := caller{name: "admin-of-g2", uid: "admin-g2", claims: map[string]any{"role": "admin", "game": "g2"}}
+	cases := []struct {
+		path string
+		who  []caller
+	}{
+		{"games/g1/teams/t1", only(team, admin, master)},
+		{"games/g1/teams/t2", only(admin, master)},
+	}
+	for _, tc := range cases {
+		for _, c := range append(everyone, otherTeam, otherAdmin) {
+			wantAccess(t, "get "+tc.path, c, contains(tc.who, c), e.get(t, c, tc.path))
+		}
+	}
+}
+
+// TestGet: one document read by each caller.
+func TestGet(t *testing.T) {
+	e := setup(t)
+	cases := []struct {
+		path string
+		who  []caller // who may read it; everyone else is denied
+	}{
+		{"games/g1", signedIn},
+		{"games/g1/events/000000000001", signedIn},
+		{"players/p1", signedIn},
+		{"players/p2", signedIn},
+		{"leaderboards/dashdice", signedIn},
+		{"players/p1/ledger/e1", only(alice)},
+		{"players/p2/ledger/e2", only(bob)},
+		{"users/p1", only(alice)},
+		{"users/p2", only(bob)},
+		{"queues/dashdice/tickets/p1", only(alice)},
+		{"queues/dashdice/tickets/p2", only(bob)},
+		{"games/g1/private/server", nobody},
+		{"games/g1/actions/a1", nobody},
+		{"games/g1/history/000000000001", nobody},
+		{"users/p1/private/credentials", nobody},
+		{"usernames/alice", nobody},
+		{"rooms/ABC234", nobody},
+		{"queues/dashdice", nobody},
+		{"outbox/o1", nobody},
+		{"config/server", nobody},
+		{"config/dashdice/modes/classic", nobody},
+		{"elsewhere/x", nobody},
+		{"games/g1/elsewhere/x", nobody},
+		{"players/p1/elsewhere/x", nobody},
+		{"leaderboards/dashdice/entries/x", nobody},
+	}
+	covered := map[string]bool{}
+	for _, tc := range cases {
+		covered[tc.path] = true
+	}
+	for _, p := range seeded {
+		if !covered[p] {
+			t.Errorf("seeded document %s has no read case", p)
+		}
+	}
+	for _, tc := range cases {
+		t.Run(tc.path, func(t *testing.T) {
+			t.Parallel()
+			for _, c := range everyone {
+				wantAccess(t, "get "+tc.path, c, contains(tc.who, c), e.get(t, c, tc.path))
+			}
+		})
+	}
+}
+
+// TestGetMissing: the rules decide on the path, not on the data, so a
+// readable path that holds no document is a 404 and a private one is still a
+// 403: a client cannot probe whether a private document exists.
+func TestGetMissing(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		path string
+		c    caller
+		want int
+	}{
+		{"games/none", alice, http.StatusNotFound},
+		{"players/p1/ledger/none", alice, http.StatusNotFound},
+		{"games/none", anon, http.StatusForbidden},
+		{"players/p1/ledger/none", bob, http.StatusForbidden},
+		{"games/none/private/server", alice, http.StatusForbidden},
+		{"rooms/NOROOM", alice, http.StatusForbidden},
+		{"usernames/nobody", alice, http.StatusForbidden},
+	}
+	for _, tc := range cases {
+		if r := e.get(t, tc.c, tc.path); r.status != tc.want {
+			t.Errorf("get %s as %s: got %v, want %d", tc.path, tc.c.name, r, tc.want)
+		}
+	}
+}
+
+// TestList: collection reads (queries and the List method) by each caller.
+func TestList(t *testing.T) {
+	e := setup(t)
+	cases := []struct {
+		collection string
+		group      bool // a collection-group query over every collection of that id
+		who        []caller
+	}{
+		{"games", false, signedIn},
+		{"games/g1/events", false, signedIn},
+		{"players", false, signedIn},
+		{"leaderboards", false, signedIn},
+		{"players/p1/ledger", false, only(alice)},
+		{"players/p2/ledger", false, only(bob)},
+		// A rule that compares the document id with the caller cannot hold for
+		// a whole collection, so nobody lists users or tickets.
+		{"users", false, nobody},
+		{"queues/dashdice/tickets", false, nobody},
+		{"games/g1/private", false, nobody},
+		{"games/g1/actions", false, nobody},
+		{"games/g1/history", false, nobody},
+		{"users/p1/private", false, nobody},
+		{"usernames", false, nobody},
+		{"rooms", false, nobody},
+		{"queues", false, nobody},
+		{"outbox", false, nobody},
+		{"config", false, nobody},
+		{"config/dashdice/modes", false, nobody},
+		{"elsewhere", false, nobody},
+		{"games/g1/elsewhere", false, nobody},
+		{"leaderboards/dashdice/entries", false, nobody},
+		// Collection groups: no rule grants them to clients (the server's sweep
+		// of pending events runs with the Admin SDK).
+		{"events", true, nobody},
+		{"ledger", true, nobody},
+		{"private", true, nobody},
+		{"actions", true, nobody},
+		{"history", true, nobody},
+		{"tickets", true, nobody},
+	}
+	for _, tc := range cases {
+		name := tc.collection
+		if tc.group {
+			name = "group:" + name
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for _, c := range everyone {
+				want := contains(tc.who, c)
+				wantAccess(t, "query "+name, c, want, e.query(t, c, tc.collection, tc.group))
+				if !tc.group {
+					wantAccess(t, "list "+name, c, want, e.listDocs(t, c, tc.collection))
+				}
+			}
+		})
+	}
+}
+
+// TestQueryOwnDocument: a query the emulator can prove stays within the
+// caller's own documents (a filter on the document name) is allowed where the
+// rule allows list; a ticket allows only get, so not even its owner queries it.
+func TestQueryOwnDocument(t *testing.T) {
+	e := setup(t)
+	cases := []struct {
+		collection, path string
+		c                caller
+		want             bool
+	}{
+		{"users", "users/p1", alice, true},
+		{"users", "users/p2", alice, false},
+		{"users", "users/p1", anon, false},
+		{"players/p1/ledger", "players/p1/ledger/e1", alice, true},
+		{"players/p1/ledger", "players/p1/ledger/e1", bob, false},
+		{"queues/dashdice/tickets", "queues/dashdice/tickets/p1", alice, false},
+		{"usernames", "usernames/alice", alice, false},
+	}
+	for _, tc := range cases {
+		wantAccess(t, "query "+tc.collection+" for "+tc.path, tc.c, tc.want, e.queryByName(t, tc.c, tc.collection, tc.path))
+	}
+}
+
+// TestMalformedToken: a bearer that is not a JWT reads nothing.
+func TestMalformedToken(t *testing.T) {
+	e := setup(t)
+	req, err := http.NewRequest(http.MethodGet, e.base+"/games/g1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer not-a-jwt")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusOK {
+		t.Errorf("get games/g1 with a malformed token: got 200, want an error")
+	}
+}
+
+// TestListReturnsDocuments: an allowed query really returns the documents, so
+// the 200s above are not empty answers from a wrong path.
+func TestListReturnsDocuments(t *testing.T) {
+	e := setup(t)
+	for _, tc := range []struct {
+		collection string
+		c          caller
+		want       string
+	}{
+		{"games", alice, "/documents/games/g1"},
+		{"games/g1/events", team, "/documents/games/g1/events/000000000001"},
+		{"players/p1/ledger", alice, "/documents/players/p1/ledger/e1"},
+	} {
+		r := e.query(t, tc.c, tc.collection, false)
+		if !r.allowed() || !strings.Contains(string(r.body), tc.want) {
+			t.Errorf("query %s as %s: got %v, want 200 naming %s", tc.collection, tc.c.name, r, tc.want)
+		}
+	}
+}
+
+// TestClientWritesDenied: every write method, on every seeded path and on a
+// new document in every seeded collection, is denied to every caller; the
+// data is unchanged afterwards.
+func TestClientWritesDenied(t *testing.T) {
+	e := setup(t)
+	t.Run("writes", func(t *testing.T) {
+		for _, p := range seeded {
+			t.Run(p, func(t *testing.T) {
+				t.Parallel()
+				parent, _ := splitCollection(p)
+				for _, c := range everyone {
+					fresh := parent + "/new-" + c.name
+					wantAccess(t, "update (patch) "+p, c, false, e.patch(t, c, p))
+					wantAccess(t, "delete "+p, c, false, e.remove(t, c, p))
+					wantAccess(t, "commit "+p, c, false, e.commit(t, c, p))
+					wantAccess(t, "create in "+parent, c, false, e.create(t, c, parent, "new-"+c.name))
+					wantAccess(t, "create (patch) "+fresh, c, false, e.patch(t, c, fresh))
+					wantAccess(t, "create (commit) "+fresh, c, false, e.commit(t, c, fresh))
+				}
+			})
+		}
+	})
+	// After every write above has been refused.
+	t.Run("unchanged", func(t *testing.T) {
+		fs := storetest.ClientFor(t, e.project)
+		ctx := context.Background()
+		for _, p := range seeded {
+			snap, err := fs.Doc(p).Get(ctx)
+			if err != nil {
+				t.Errorf("get %s after denied writes: %v", p, err)
+				continue
+			}
+			if _, hacked := snap.Data()["hacked"]; hacked || snap.Data()["seeded"] != true {
+				t.Errorf("%s after denied writes: got %v, want the seeded document", p, snap.Data())
+			}
+			parent, _ := splitCollection(p)
+			for _, c := range everyone {
+				if _, err := fs.Doc(parent + "/new-" + c.name).Get(ctx); err == nil {
+					t.Errorf("%s/new-%s exists after a denied create", parent, c.name)
+				}
+			}
+		}
+	})
+}
+
+// TestServerStillWrites: the rules do not get in the server's way; the admin
+// client (the emulator's owner, as the Admin SDK in production) writes and
+// reads private paths.
+func TestServerStillWrites(t *testing.T) {
+	e := setup(t)
+	fs := storetest.ClientFor(t, e.project)
+	ctx := context.Background()
+	for _, p := range []string{"games/g2", "games/g1/private/server", "games/g1/actions/a2", "outbox/o2", "users/p1/private/credentials"} {
+		if _, err := fs.Doc(p).Set(ctx, map[string]any{"by": "server"}); err != nil {
+			t.Errorf("admin set %s: got %v, want nil", p, err)
+		}
+		snap, err := fs.Doc(p).Get(ctx)
+		if err != nil || snap.Data()["by"] != "server" {
+			t.Errorf("admin get %s: got %v, %v; want by=server", p, snap, err)
+		}
+	}
+	if _, err := fs.Doc("rooms/ABC234").Delete(ctx); err != nil {
+		t.Errorf("admin delete rooms/ABC234: got %v, want nil", err)
+	}
+	// A client still cannot read what the server just wrote.
+	wantAccess(t, "get games/g1/private/server", alice, false, e.get(t, alice, "games/g1/private/server"))
+	wantAccess(t, "get games/g2", alice, true, e.get(t, alice, "games/g2"))
+}
