@@ -110,3 +110,4 @@ func errCode(out map[string]any) string {
 	c, _ := e["code"].(string)
 	return c
 }
+
