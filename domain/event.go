@@ -19,6 +19,7 @@ type GameOver struct {
 	Winners []string `json:"winners,omitempty"` // player ids
 	Losers  []string `json:"losers,omitempty"`
 	Draw    bool     `json:"draw,omitempty"` // every player drew; Winners and Losers are empty
+	Players []string `json:"players"`        // everyone who played, so a draw names them too
 	Reason  string   `json:"reason"`         // "target", "forfeit", "timeout", ...
 }
 

@@ -110,4 +110,3 @@ func errCode(out map[string]any) string {
 	c, _ := e["code"].(string)
 	return c
 }
-
