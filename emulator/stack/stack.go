@@ -1,0 +1,177 @@
+// Package stack runs the whole Meeple stack in one process: the Firestore
+// emulator loaded with firestore.rules, every HTTP and trigger function,
+// document triggers delivered by the emulator itself, a tick every second, and
+// demo games. The emulator command and the load generator both use it.
+package stack
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"cloud.google.com/go/firestore"
+	"google.golang.org/api/option"
+
+	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/functions"
+	"github.com/meeple-games/meeple/store"
+	"github.com/meeple-games/meeple/store/fsemu"
+	"github.com/meeple-games/meeple/triggers"
+)
+
+// Config says how to run the stack.
+type Config struct {
+	Port          int    // HTTP functions; 0 picks a free port
+	FirestorePort int    // Firestore emulator; 0 picks a free port
+	Project       string // project id; default store.LocalProject
+	Rules         string // security rules file; default firestore.rules
+	NoDemo        bool   // skip seeding demo games
+	// ClientOptions are added to the stack's Firestore client (the load
+	// generator counts RPCs with them).
+	ClientOptions []option.ClientOption
+}
+
+// Stack is the running local stack.
+type Stack struct {
+	FunctionsURL  string // base URL of the HTTP functions
+	FirestoreHost string // host:port of the Firestore emulator
+	Project       string
+	Store         *store.Store
+	Server        *functions.Server
+	Triggers      *triggers.Triggers
+	Demo          *Demo
+	secretNote    string
+}
+
+// Run starts the stack, calls ready, and serves until ctx ends.
+func Run(ctx context.Context, c Config, ready func(*Stack)) error {
+	if c.Project == "" {
+		c.Project = store.LocalProject
+	}
+	if c.Rules == "" {
+		c.Rules = "firestore.rules"
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(c.Port)))
+	if err != nil {
+		return fmt.Errorf("functions port: %w", err)
+	}
+	functionsHost := ln.Addr().String()
+
+	rules, err := filepath.Abs(c.Rules)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(rules); err != nil {
+		return fmt.Errorf("rules file: %w (run from the repository root)", err)
+	}
+	if c.FirestorePort != 0 {
+		if l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(c.FirestorePort))); err != nil {
+			return fmt.Errorf("firestore port %d is busy (another emulator running?): %w", c.FirestorePort, err)
+		} else {
+			l.Close()
+		}
+	}
+	emu, err := fsemu.Start(ctx, fsemu.Options{Port: c.FirestorePort, RulesFile: rules, FunctionsHost: functionsHost})
+	if err != nil {
+		return err
+	}
+	defer emu.Stop()
+	os.Setenv("FIRESTORE_EMULATOR_HOST", emu.Host)
+	os.Setenv("GOOGLE_CLOUD_PROJECT", c.Project)
+
+	fs, err := firestore.NewClient(ctx, c.Project, c.ClientOptions...)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	st := store.New(fs)
+	st.FixedSeeds = true // local only: a create may choose its seed, so games replay
+	store.SetDefault(st)
+
+	s := &Stack{FunctionsURL: "http://" + functionsHost, FirestoreHost: emu.Host, Project: c.Project, Store: st}
+	secret := os.Getenv("MEEPLE_JWT_SECRET")
+	if secret == "" {
+		b := make([]byte, 32)
+		rand.Read(b)
+		secret = hex.EncodeToString(b)
+		s.secretNote = "generated a random MEEPLE_JWT_SECRET for this run (tokens die with it)"
+	}
+	s.Server = &functions.Server{
+		Store:    st,
+		Sessions: &functions.Sessions{Secret: []byte(secret)},
+		FirebaseToken: func(_ context.Context, a domain.Actor) (string, error) {
+			return functions.UnsignedFirebaseToken(c.Project, a, time.Now()), nil
+		},
+	}
+	functions.SetDefault(s.Server)
+	s.Triggers = triggers.New(st)
+
+	mux := http.NewServeMux()
+	for name, h := range s.Server.Routes() {
+		mux.Handle("/"+name, h)
+	}
+	mux.Handle("/functions/projects/", s.Triggers.LegacyHandler())
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprintln(w, "Meeple local stack. Functions: POST /Auth, POST /DashDice. See README.md.")
+	})
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	defer srv.Shutdown(context.Background())
+
+	admin := fsemu.Admin{Host: emu.Host, Project: c.Project}
+	for name, pattern := range triggers.DocumentTriggers {
+		if err := admin.RegisterTrigger(name, pattern); err != nil {
+			return err
+		}
+	}
+
+	go s.tick(ctx)
+
+	if !c.NoDemo {
+		if s.Demo, err = SeedDemo(ctx, s.FunctionsURL); err != nil {
+			return fmt.Errorf("seeding demo: %w", err)
+		}
+	}
+	ready(s)
+
+	select {
+	case <-ctx.Done():
+		return nil
+	case err := <-serveErr:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	}
+}
+
+// tick runs the scheduled work every second, as Cloud Scheduler does every
+// minute in production.
+func (s *Stack) tick(ctx context.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			if _, err := s.Triggers.RunTick(ctx, now); err != nil && ctx.Err() == nil {
+				slog.Warn("tick", "err", err)
+			}
+		}
+	}
+}
