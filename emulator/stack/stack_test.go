@@ -1,0 +1,175 @@
+package stack
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// startStack runs the whole local stack as `go run ./emulator` does, on free
+// ports, and stops it when the test ends.
+func startStack(t *testing.T) *Stack {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan *Stack, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, Config{Rules: filepath.Join("..", "..", "firestore.rules")}, func(s *Stack) { ready <- s })
+	}()
+	t.Cleanup(func() {
+		cancel()
+		require.NoError(t, <-done)
+	})
+	select {
+	case s := <-ready:
+		return s
+	case err := <-done:
+		t.Fatalf("stack did not start: %v", err)
+	case <-time.After(90 * time.Second):
+		t.Fatal("stack did not start within 90s")
+	}
+	return nil
+}
+
+// eventually polls f until it returns nil or the time is up.
+func eventually(t *testing.T, within time.Duration, f func() error) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		err := f()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not within %s: %v", within, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func TestLocalStackEndToEnd(t *testing.T) {
+	s := startStack(t)
+	ctx := context.Background()
+	d := s.Demo
+	require.NotNil(t, d, "the stack seeds a demo")
+	call := func(token string, body map[string]any) map[string]any {
+		t.Helper()
+		out, err := post(ctx, s.FunctionsURL+"/DashDice", token, body)
+		require.NoError(t, err)
+		return out
+	}
+	players := map[string]string{d.AliceID: d.AliceToken, d.BobID: d.BobToken}
+
+	t.Run("a demo match played to the end updates stats and the leaderboard through triggers", func(t *testing.T) {
+		call(d.BobToken, map[string]any{"gameId": d.MatchID, "actionId": "c", "type": "call", "call": "odd"})
+		for i := 0; ; i++ {
+			require.Less(t, i, 1000)
+			doc, err := s.Store.GameDoc(ctx, d.MatchID)
+			require.NoError(t, err)
+			st := doc["state"].(map[string]any)
+			if st["phase"] == "gameOver" {
+				break
+			}
+			typ := "roll"
+			if ts, _ := st["turnScore"].(int64); ts >= 20 {
+				typ = "bank"
+			}
+			call(players[st["currentPlayerId"].(string)], map[string]any{"gameId": d.MatchID, "actionId": fmt.Sprint("a", i), "type": typ})
+		}
+		doc, err := s.Store.GameDoc(ctx, d.MatchID)
+		require.NoError(t, err)
+		winner := doc["state"].(map[string]any)["winner"].(string)
+		eventually(t, 10*time.Second, func() error {
+			snap, err := s.Store.FS.Collection("players").Doc(winner).Get(ctx)
+			if err != nil {
+				return err
+			}
+			wins, err := snap.DataAt("stats.dashdice.classic.wins")
+			if err != nil || wins != int64(1) {
+				return fmt.Errorf("wins = %v (%v)", wins, err)
+			}
+			lb, err := s.Store.FS.Collection("leaderboards").Doc("dashdice-classic").Get(ctx)
+			if err != nil {
+				return err
+			}
+			if !strings.Contains(fmt.Sprint(lb.Data()), winner) {
+				return fmt.Errorf("leaderboard without the winner: %v", lb.Data())
+			}
+			return nil
+		})
+	})
+
+	t.Run("the tick ends a turn whose timer ran out with nobody calling", func(t *testing.T) {
+		out := call(d.AliceToken, map[string]any{"actionId": "timed", "type": "create", "mode": "classic", "private": true, "turnSeconds": 5})
+		res := out["result"].(map[string]any)
+		id := res["gameId"].(string)
+		call(d.BobToken, map[string]any{"actionId": "timed-join", "type": "join", "roomCode": res["roomCode"]})
+		call(d.BobToken, map[string]any{"gameId": id, "actionId": "timed-call", "type": "call", "call": "even"})
+		doc, err := s.Store.GameDoc(ctx, id)
+		require.NoError(t, err)
+		first := doc["state"].(map[string]any)["currentPlayerId"]
+		eventually(t, 15*time.Second, func() error {
+			doc, err := s.Store.GameDoc(ctx, id)
+			if err != nil {
+				return err
+			}
+			if cur := doc["state"].(map[string]any)["currentPlayerId"]; cur == first {
+				return fmt.Errorf("still %v's turn", cur)
+			}
+			return nil
+		})
+	})
+}
+
+// TestEmulatorCommandStopsEverything runs the real command, interrupts it like
+// Ctrl-C does, and checks that no emulator process is left behind.
+func TestEmulatorCommandStopsEverything(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the emulator command")
+	}
+	bin := filepath.Join(t.TempDir(), "emulator")
+	build := exec.Command("go", "build", "-o", bin, "github.com/meeple-games/meeple/emulator")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+
+	cmd := exec.Command(bin, "-port", "0", "-firestore-port", "0", "-no-demo", "-rules", filepath.Join("..", "..", "firestore.rules"))
+	var stdout strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stdout
+	require.NoError(t, cmd.Start())
+	eventually(t, 60*time.Second, func() error {
+		if !strings.Contains(stdout.String(), "Meeple local stack is up") {
+			return fmt.Errorf("not up yet: %q", stdout.String())
+		}
+		return nil
+	})
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case err := <-waited:
+		require.NoError(t, err, "%s", stdout.String())
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the command did not stop on interrupt")
+	}
+	ps, _ := exec.Command("pgrep", "-f", "functions_emulator=127.0.0.1:"+portOf(stdout.String())).Output()
+	require.Empty(t, strings.TrimSpace(string(ps)), "an emulator process was left running")
+}
+
+// portOf finds the functions port in the command's banner.
+func portOf(banner string) string {
+	const marker = "functions:  http://127.0.0.1:"
+	i := strings.Index(banner, marker)
+	if i < 0 {
+		return "none"
+	}
+	rest := banner[i+len(marker):]
+	return strings.Fields(rest)[0]
+}
