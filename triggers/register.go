@@ -1,0 +1,81 @@
+package triggers
+
+import (
+	"context"
+	"sync"
+
+	"github.com/GoogleCloudPlatform/functions-framework-go/functions"
+	"github.com/cloudevents/sdk-go/v2/event"
+
+	"github.com/meeple-games/meeple/store"
+)
+
+// Names of the deployed functions (the --entry-point of each).
+const (
+	GameEventFunction = "GameEvent"
+	TickFunction      = "Tick"
+)
+
+// DocumentTriggers maps each document-event function to the document pattern
+// it watches: the local stack registers these with the emulator
+// (fsemu.Admin.RegisterTrigger), production with an Eventarc trigger on
+// google.cloud.firestore.document.v1.written.
+var DocumentTriggers = map[string]string{GameEventFunction: EventRecordPattern}
+
+func init() {
+	for name, fn := range Functions() {
+		functions.CloudEvent(name, fn)
+	}
+}
+
+var (
+	defaultMu sync.Mutex
+	defaultT  *Triggers
+)
+
+// Default returns the process-wide Triggers on store.Default, made on first
+// use (not at cold start), so the local stack can store.SetDefault first.
+func Default(ctx context.Context) (*Triggers, error) {
+	defaultMu.Lock()
+	defer defaultMu.Unlock()
+	if defaultT != nil {
+		return defaultT, nil
+	}
+	st, err := store.Default(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defaultT = New(st)
+	return defaultT, nil
+}
+
+// Functions returns the deployed CloudEvent functions by name, each running on
+// Default: what init registers with the Functions Framework, and what the
+// local stack serves through a LegacyHandler (GameEvent) and calls on its own
+// schedule (Tick, or Default's RunTick directly).
+func Functions() map[string]CloudEventFunc {
+	lazy := func(f func(*Triggers, context.Context, event.Event) error) CloudEventFunc {
+		return func(ctx context.Context, e event.Event) error {
+			t, err := Default(ctx)
+			if err != nil {
+				return err
+			}
+			return f(t, ctx, e)
+		}
+	}
+	return map[string]CloudEventFunc{
+		GameEventFunction: lazy((*Triggers).GameEvent),
+		TickFunction:      lazy((*Triggers).Tick),
+	}
+}
+
+// Functions returns t's CloudEvent functions by name, for a LegacyHandler.
+func (t *Triggers) Functions() map[string]CloudEventFunc {
+	return map[string]CloudEventFunc{GameEventFunction: t.GameEvent, TickFunction: t.Tick}
+}
+
+// LegacyHandler returns the handler that serves the Firestore emulator's
+// trigger deliveries to t's functions; mount it at LegacyPathPrefix.
+func (t *Triggers) LegacyHandler() *LegacyHandler {
+	return &LegacyHandler{Functions: t.Functions(), Log: t.Log}
+}

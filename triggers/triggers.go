@@ -1,0 +1,285 @@
+// Package triggers holds the CloudEvent functions that react to Firestore
+// document writes (GameEvent) and to the scheduler's Pub/Sub tick (Tick).
+// docs/triggers.md describes what each does and why each is idempotent.
+package triggers
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cloudevents/sdk-go/v2/event"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/dashdice"
+	"github.com/meeple-games/meeple/store"
+)
+
+// Advancer applies a game's overdue timeouts and reports how many steps it
+// applied: store.Advance with one game kind's rules.
+type Advancer func(ctx context.Context, st *store.Store, gameID string) (int, error)
+
+// AdvancerFor is the Advancer of a rule set.
+func AdvancerFor[S any](rules domain.Rules[S]) Advancer {
+	return func(ctx context.Context, st *store.Store, gameID string) (int, error) {
+		return store.Advance(ctx, st, rules, gameID)
+	}
+}
+
+// Defaults of the tick's bounds.
+const (
+	DefaultMaxGames   = 100              // due games advanced per tick
+	DefaultMaxPending = 100              // pending event records swept per tick
+	DefaultPendingAge = 10 * time.Second // a record younger than this is left to its trigger
+	DefaultWorkers    = 4                // games advanced (records swept) at once
+)
+
+// Triggers runs the trigger functions against one Store.
+type Triggers struct {
+	Store *store.Store
+	// Advancers advance the games of each kind; the tick skips other kinds.
+	Advancers map[string]Advancer
+	// Now is the tick's clock; nil uses Store.Now, then time.Now.
+	Now func() time.Time
+	// Bounds of one tick; zero uses the defaults above.
+	MaxGames, MaxPending, Workers int
+	PendingAge                    time.Duration
+	// Log receives what the functions drop or skip; nil is slog.Default().
+	Log *slog.Logger
+}
+
+// New returns the Triggers of st with every game kind's Advancer registered.
+func New(st *store.Store) *Triggers {
+	return &Triggers{
+		Store: st,
+		Advancers: map[string]Advancer{
+			dashdice.Kind: func(ctx context.Context, st *store.Store, id string) (int, error) {
+				return store.Advance(ctx, st, dashdice.Rules{}, id)
+			},
+		},
+	}
+}
+
+func (t *Triggers) now() time.Time {
+	switch {
+	case t.Now != nil:
+		return t.Now()
+	case t.Store != nil && t.Store.Now != nil:
+		return t.Store.Now()
+	}
+	return time.Now()
+}
+
+func (t *Triggers) log() *slog.Logger {
+	if t.Log == nil {
+		return slog.Default()
+	}
+	return t.Log
+}
+
+func orDefault[T int | time.Duration](v, d T) T {
+	if v <= 0 {
+		return d
+	}
+	return v
+}
+
+// Retryable reports whether err may go away when the same work runs again:
+// Firestore being unavailable, contended or slow, or the call running out of
+// time. Errors that will recur (a malformed record, a bug) are not.
+func Retryable(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return true
+	}
+	var de *domain.Error
+	if errors.As(err, &de) {
+		return false
+	}
+	st, ok := status.FromError(err)
+	if !ok {
+		return false
+	}
+	switch st.Code() {
+	case codes.Unavailable, codes.Aborted, codes.DeadlineExceeded, codes.ResourceExhausted,
+		codes.Internal, codes.Unknown, codes.Canceled:
+		return true
+	}
+	return false
+}
+
+// EventRecordPattern is the document pattern GameEvent watches.
+const EventRecordPattern = "games/{gameId}/events/{eventId}"
+
+// eventRecord parses games/{gameId}/events/{eventId} into the game id and seq.
+func eventRecord(path string) (gameID string, seq int64, ok bool) {
+	parts := strings.Split(path, "/")
+	if len(parts) != 4 || parts[0] != "games" || parts[1] == "" || parts[2] != "events" {
+		return "", 0, false
+	}
+	seq, err := strconv.ParseInt(parts[3], 10, 64)
+	if err != nil || store.EventID(seq) != parts[3] {
+		return "", 0, false
+	}
+	return parts[1], seq, true
+}
+
+// GameEvent is the function for writes to games/{gameId}/events/{eventId}. A
+// record written pending (it holds a gameOver) gets its effects applied; a
+// delete or a record no longer pending does nothing. The record's pending flag
+// makes a repeated delivery harmless.
+//
+// It returns an error only when a retry can help; a malformed event is logged
+// and dropped.
+func (t *Triggers) GameEvent(ctx context.Context, e event.Event) error {
+	de, err := DocumentEventOf(e)
+	if err != nil {
+		t.log().Error("GameEvent: dropping undecodable event", "id", e.ID(), "subject", e.Subject(), "err", err)
+		return nil
+	}
+	if de.Value == nil { // deleted
+		return nil
+	}
+	if !de.Value.GetFields()["pending"].GetBooleanValue() {
+		return nil
+	}
+	name, err := ParseDocumentName(de.Value.GetName())
+	if err != nil {
+		t.log().Error("GameEvent: dropping event", "id", e.ID(), "err", err)
+		return nil
+	}
+	gameID, seq, ok := eventRecord(name.Path)
+	if !ok {
+		t.log().Error("GameEvent: dropping event for a document that is no event record", "id", e.ID(), "document", name.Path)
+		return nil
+	}
+	applied, err := t.Store.ApplyEffects(ctx, gameID, seq)
+	switch {
+	case err == nil:
+		t.log().Debug("GameEvent", "id", e.ID(), "game", gameID, "seq", seq, "applied", applied)
+		return nil
+	case Retryable(err):
+		t.log().Warn("GameEvent: will be retried", "id", e.ID(), "game", gameID, "seq", seq, "err", err)
+		return err
+	default:
+		t.log().Error("GameEvent: effects dropped", "id", e.ID(), "game", gameID, "seq", seq, "err", err)
+		return nil
+	}
+}
+
+// TickReport says what one tick did.
+type TickReport struct {
+	Due      int // games found past their deadline
+	Advanced int // of those, games that took at least one step
+	Steps    int // steps applied in all
+	Skipped  int // games of a kind without an Advancer
+	Failed   int // games whose Advance failed
+	Pending  int // event records found still pending
+	Applied  int // of those, records whose effects this tick applied
+	Retired  int // records found invalid and marked so (see store.ApplyEffects)
+	Errors   int // records whose effects failed
+}
+
+// Tick is the function for the scheduler's Pub/Sub message: it runs one tick
+// as of now. The message itself carries nothing the tick needs.
+func (t *Triggers) Tick(ctx context.Context, e event.Event) error {
+	r, err := t.RunTick(ctx, t.now())
+	t.log().Info("Tick", "id", e.ID(), "due", r.Due, "advanced", r.Advanced, "steps", r.Steps,
+		"skipped", r.Skipped, "failed", r.Failed, "pending", r.Pending, "applied", r.Applied, "errors", r.Errors)
+	return err
+}
+
+// RunTick advances every due game (up to MaxGames) through its kind's
+// Advancer, then applies the effects of event records still pending after
+// PendingAge (up to MaxPending). Each game and record is its own transaction:
+// one failure is logged and counted and the others go on. Running it twice, or
+// at once, applies nothing twice: Advance finds nothing due the second time
+// and ApplyEffects finds the record no longer pending.
+//
+// It returns an error only when a query for work failed.
+func (t *Triggers) RunTick(ctx context.Context, now time.Time) (TickReport, error) {
+	var r TickReport
+	var errs []error
+	due, err := t.Store.DueGames(ctx, now, orDefault(t.MaxGames, DefaultMaxGames))
+	if err != nil {
+		errs = append(errs, err)
+	}
+	r.Due = len(due)
+	var mu sync.Mutex
+	t.each(len(due), func(i int) {
+		g := due[i]
+		adv := t.Advancers[g.Kind]
+		if adv == nil {
+			t.log().Warn("Tick: no advancer for game kind", "game", g.ID, "kind", g.Kind)
+			mu.Lock()
+			r.Skipped++
+			mu.Unlock()
+			return
+		}
+		n, err := adv(ctx, t.Store, g.ID)
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			t.log().Error("Tick: advance failed", "game", g.ID, "kind", g.Kind, "err", err)
+			r.Failed++
+			return
+		}
+		if n > 0 {
+			r.Advanced++
+			r.Steps += n
+		}
+	})
+
+	pending, err := t.Store.PendingEvents(ctx, now.Add(-orDefault(t.PendingAge, DefaultPendingAge)), orDefault(t.MaxPending, DefaultMaxPending))
+	if err != nil {
+		errs = append(errs, err)
+	}
+	r.Pending = len(pending)
+	t.each(len(pending), func(i int) {
+		p := pending[i]
+		applied, err := t.Store.ApplyEffects(ctx, p.GameID, p.Seq)
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case err == nil && applied:
+			r.Applied++
+		case err == nil:
+		case domain.ErrorCode(err) == domain.EINVALID:
+			t.log().Error("Tick: effects of an invalid record dropped", "game", p.GameID, "seq", p.Seq, "err", err)
+			r.Retired++
+		default:
+			t.log().Error("Tick: effects failed", "game", p.GameID, "seq", p.Seq, "err", err)
+			r.Errors++
+		}
+	})
+	return r, errors.Join(errs...)
+}
+
+// each runs f(0..n-1) on up to Workers goroutines.
+func (t *Triggers) each(n int, f func(i int)) {
+	workers := min(orDefault(t.Workers, DefaultWorkers), n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
