@@ -14,14 +14,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"os"
 	"sort"
 	"strconv"
@@ -33,6 +29,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/meeple-games/meeple/emulator/stack"
+	"github.com/meeple-games/meeple/store/fsemu"
 )
 
 func main() {
@@ -47,7 +44,7 @@ func main() {
 func run(n int) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	port, err := freePort()
+	port, err := fsemu.FreePort()
 	if err != nil {
 		return err
 	}
@@ -116,15 +113,6 @@ func run(n int) error {
 	return nil
 }
 
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
 // bareTransactions runs n read-then-write transactions on one document.
 func bareTransactions(ctx context.Context, fs *firestore.Client, n int) ([]time.Duration, error) {
 	ref := fs.Collection("loadgen").Doc("bare")
@@ -159,22 +147,7 @@ type client struct {
 }
 
 func (c client) post(ctx context.Context, fn, token string, body any) (map[string]any, error) {
-	b, _ := json.Marshal(body)
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/"+fn, bytes.NewReader(b))
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s %v: %s: %s", fn, body, resp.Status, raw)
-	}
-	var out map[string]any
-	return out, json.Unmarshal(raw, &out)
+	return stack.Post(ctx, c.base+"/"+fn, token, body)
 }
 
 // playMatches plays Classic matches (no timer) between two guests, rolling

@@ -19,8 +19,9 @@ type Demo struct {
 	OpenRoomCode                   string
 }
 
-// post calls a function of the local stack the way any client does.
-func post(ctx context.Context, url, token string, body any) (map[string]any, error) {
+// Post calls a function of the local stack the way any client does and
+// returns its decoded JSON reply; a non-200 reply is an error.
+func Post(ctx context.Context, url, token string, body any) (map[string]any, error) {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
@@ -58,7 +59,7 @@ func SeedDemo(ctx context.Context, base string) (*Demo, error) {
 		name                string
 		token, firebase, id *string
 	}{{"Alice", &d.AliceToken, &d.AliceFirebase, &d.AliceID}, {"Bob", &d.BobToken, &d.BobFirebase, &d.BobID}} {
-		out, err := post(ctx, base+"/Auth", "", map[string]any{"type": "guest", "nickname": p.name})
+		out, err := Post(ctx, base+"/Auth", "", map[string]any{"type": "guest", "nickname": p.name})
 		if err != nil {
 			return nil, err
 		}
@@ -66,18 +67,18 @@ func SeedDemo(ctx context.Context, base string) (*Demo, error) {
 		*p.firebase = out["firebaseToken"].(string)
 		*p.id = out["player"].(map[string]any)["id"].(string)
 	}
-	out, err := post(ctx, base+"/DashDice", d.AliceToken, map[string]any{
+	out, err := Post(ctx, base+"/DashDice", d.AliceToken, map[string]any{
 		"type": "create", "actionId": "demo-create", "mode": "classic", "private": true, "turnSeconds": 0, "seed": "meeple-demo-seed"})
 	if err != nil {
 		return nil, err
 	}
 	res := out["result"].(map[string]any)
 	d.MatchID, d.RoomCode = res["gameId"].(string), res["roomCode"].(string)
-	if _, err := post(ctx, base+"/DashDice", d.BobToken, map[string]any{
+	if _, err := Post(ctx, base+"/DashDice", d.BobToken, map[string]any{
 		"type": "join", "actionId": "demo-join", "roomCode": d.RoomCode}); err != nil {
 		return nil, err
 	}
-	out, err = post(ctx, base+"/DashDice", d.AliceToken, map[string]any{
+	out, err = Post(ctx, base+"/DashDice", d.AliceToken, map[string]any{
 		"type": "create", "actionId": "demo-open", "mode": "zero-hour", "private": true})
 	if err != nil {
 		return nil, err

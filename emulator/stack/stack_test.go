@@ -61,7 +61,7 @@ func TestLocalStackEndToEnd(t *testing.T) {
 	require.NotNil(t, d, "the stack seeds a demo")
 	call := func(token string, body map[string]any) map[string]any {
 		t.Helper()
-		out, err := post(ctx, s.FunctionsURL+"/DashDice", token, body)
+		out, err := Post(ctx, s.FunctionsURL+"/DashDice", token, body)
 		require.NoError(t, err)
 		return out
 	}
