@@ -263,8 +263,11 @@ func (s *Store) collectEffects(tx *firestore.Transaction, gameID string, seq int
 			}
 		}
 		if over.Draw {
-			ids := append(append([]string(nil), over.Winners...), over.Losers...)
+			ids := over.Players
 			if len(ids) == 0 {
+				ids = append(append([]string(nil), over.Winners...), over.Losers...)
+			}
+			if len(ids) == 0 { // an event from before GameOver named its players
 				if gamePlayers == nil {
 					var err error
 					if gamePlayers, err = playersOf(tx, s, gameID); err != nil {
