@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -140,8 +141,8 @@ func TestEmulatorCommandStopsEverything(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 
 	cmd := exec.Command(bin, "-port", "0", "-firestore-port", "0", "-no-demo", "-rules", filepath.Join("..", "..", "firestore.rules"))
-	var stdout strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &stdout
+	stdout := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stdout
 	require.NoError(t, cmd.Start())
 	eventually(t, 60*time.Second, func() error {
 		if !strings.Contains(stdout.String(), "Meeple local stack is up") {
@@ -161,6 +162,24 @@ func TestEmulatorCommandStopsEverything(t *testing.T) {
 	}
 	ps, _ := exec.Command("pgrep", "-f", "functions_emulator=127.0.0.1:"+portOf(stdout.String())).Output()
 	require.Empty(t, strings.TrimSpace(string(ps)), "an emulator process was left running")
+}
+
+// syncBuffer collects a command's output while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // portOf finds the functions port in the command's banner.
