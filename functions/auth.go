@@ -58,7 +58,7 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request) {
 	if !s.allow(w, r) {
 		return
 	}
-	body, err := readBody(r)
+	body, err := readBody(r, MaxBody)
 	if err != nil {
 		writeError(w, r, err)
 		return

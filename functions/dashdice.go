@@ -27,7 +27,7 @@ type dashDiceJoin struct {
 // join by room code, quickMatch and leaveQueue.
 func (s *Server) dashDice() http.HandlerFunc {
 	rules := dashdice.Rules{}
-	return gameEndpoint(s, rules, map[string]special{
+	return gameEndpoint(s, rules, endpoint{specials: map[string]special{
 		"create": func(ctx context.Context, c Call) (any, error) {
 			var req dashDiceCreate
 			if err := decodeObject(c.Body, &req); err != nil {
@@ -109,7 +109,7 @@ func (s *Server) dashDice() http.HandlerFunc {
 			}
 			return store.Reply{GameID: t.GameID, Events: []domain.Event{}, Result: t}, nil
 		},
-	})
+	}})
 }
 
 // dashDiceMode finds a mode: an operator's configuration document

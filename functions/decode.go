@@ -12,8 +12,9 @@ import (
 	"github.com/meeple-games/meeple/domain"
 )
 
-// MaxBody caps every request body. Actions are small; anything bigger is
-// refused before it is parsed.
+// MaxBody caps a request body. Actions are small; anything bigger is refused
+// before it is parsed. A function that takes uploads (a board file) sets its
+// own, larger cap.
 const MaxBody = 64 << 10
 
 // Envelope is the part of every action request the shared pipeline reads; the
@@ -27,16 +28,16 @@ type Envelope struct {
 	Version *int64 `json:"version"`
 }
 
-// readBody reads a capped request body.
+// readBody reads a request body of at most max bytes.
 //
 // Errors: ELIMIT (too large), EINVALID (unreadable).
-func readBody(r *http.Request) ([]byte, error) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+func readBody(r *http.Request, max int) ([]byte, error) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, int64(max)+1))
 	if err != nil {
 		return nil, domain.Errorf(domain.EINVALID, "cannot read request body")
 	}
-	if len(body) > MaxBody {
-		return nil, domain.Errorf(domain.ELIMIT, "request body over %d bytes", MaxBody)
+	if len(body) > max {
+		return nil, domain.Errorf(domain.ELIMIT, "request body over %d bytes", max)
 	}
 	return body, nil
 }

@@ -66,16 +66,25 @@ func (c Call) Action() domain.Action {
 // (create, join by room code, quick match). It returns the reply body.
 type special func(ctx context.Context, c Call) (any, error)
 
+// endpoint configures a game's function.
+type endpoint struct {
+	maxBody  int                // request cap; MaxBody when 0
+	specials map[string]special // action types that are not a step of an existing game
+}
+
 // gameEndpoint is the shared pipeline every game's function runs: check the
 // method, read the capped body, authenticate, decode the envelope, then either
 // a special handler or the action transaction on the game.
-func gameEndpoint[S any](s *Server, rules domain.Rules[S], specials map[string]special) http.HandlerFunc {
+func gameEndpoint[S any](s *Server, rules domain.Rules[S], e endpoint) http.HandlerFunc {
+	if e.maxBody == 0 {
+		e.maxBody = MaxBody
+	}
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !s.allow(w, r) {
 			return
 		}
 		reply, err := func() (any, error) {
-			body, err := readBody(r)
+			body, err := readBody(r, e.maxBody)
 			if err != nil {
 				return nil, err
 			}
@@ -88,7 +97,7 @@ func gameEndpoint[S any](s *Server, rules domain.Rules[S], specials map[string]s
 				return nil, err
 			}
 			c := Call{Actor: actor, Envelope: env, Body: body}
-			if h, ok := specials[env.Type]; ok {
+			if h, ok := e.specials[env.Type]; ok {
 				return h(r.Context(), c)
 			}
 			return act(r.Context(), s.Store, rules, c)
