@@ -18,53 +18,21 @@ type dashDiceCreate struct {
 	Seed        string `json:"seed"`        // local stack only: replay a game exactly
 }
 
-type dashDiceJoin struct {
-	RoomCode string `json:"roomCode"`
-}
-
 // dashDice serves POST /DashDice. Besides the match actions the rules define
 // (call, roll, bank, forfeit, rematch, join by gameId), it handles create,
 // join by room code, quickMatch and leaveQueue.
 func (s *Server) dashDice() http.HandlerFunc {
 	rules := dashdice.Rules{}
 	return gameEndpoint(s, rules, endpoint{specials: map[string]special{
-		"create": func(ctx context.Context, c Call) (any, error) {
+		"create": createSpecial(s, rules, func(ctx context.Context, c Call, id string) (dashdice.Match, store.Create, error) {
 			var req dashDiceCreate
 			if err := decodeObject(c.Body, &req); err != nil {
-				return nil, err
+				return dashdice.Match{}, store.Create{}, err
 			}
-			if c.Envelope.ActionID == "" {
-				return nil, domain.Errorf(domain.EINVALID, "actionId is required")
-			}
-			m, err := s.newDashDiceMatch(ctx, store.CreateID(c.Actor.ID, c.Envelope.ActionID), c.Actor, req)
-			if err != nil {
-				return nil, err
-			}
-			created, err := store.CreateGame(ctx, s.Store, rules, store.Create{
-				ID: store.CreateID(c.Actor.ID, c.Envelope.ActionID), Actor: c.Actor, RoomCode: req.Private, Seed: req.Seed,
-			}, m)
-			if err != nil {
-				return nil, err
-			}
-			return store.Reply{GameID: created.GameID, Version: created.Version, Events: []domain.Event{}, Result: created}, nil
-		},
-		"join": func(ctx context.Context, c Call) (any, error) {
-			if c.Envelope.GameID == "" {
-				var req dashDiceJoin
-				if err := decodeObject(c.Body, &req); err != nil {
-					return nil, err
-				}
-				if req.RoomCode == "" {
-					return nil, domain.Errorf(domain.EINVALID, "join needs a gameId or a roomCode")
-				}
-				id, err := s.Store.ResolveRoom(ctx, normalizeRoomCode(req.RoomCode))
-				if err != nil {
-					return nil, err
-				}
-				c.Envelope.GameID = id
-			}
-			return act(ctx, s.Store, rules, c)
-		},
+			m, err := s.newDashDiceMatch(ctx, id, c.Actor, req)
+			return m, store.Create{RoomCode: req.Private, Seed: req.Seed}, err
+		}),
+		"join": joinSpecial(s, rules),
 		"quickMatch": func(ctx context.Context, c Call) (any, error) {
 			var req dashDiceCreate
 			if err := decodeObject(c.Body, &req); err != nil {
