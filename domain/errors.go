@@ -24,6 +24,9 @@ const (
 type Error struct {
 	Code    string
 	Message string
+	// Details, when set, is sent to the caller with the message: for example
+	// every located problem of a refused board file.
+	Details any
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
@@ -31,6 +34,15 @@ func (e *Error) Error() string { return e.Code + ": " + e.Message }
 // Errorf returns an *Error with the given code and a formatted message.
 func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorDetails returns the details of an *Error, nil for anything else.
+func ErrorDetails(err error) any {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Details
+	}
+	return nil
 }
 
 // ErrorCode returns the code of err, EINTERNAL for an error the domain did not

@@ -28,6 +28,7 @@ type ErrorBody struct {
 	Error struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
+		Details any    `json:"details,omitempty"`
 	} `json:"error"`
 }
 
@@ -41,7 +42,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		status = http.StatusInternalServerError
 	}
 	var body ErrorBody
-	body.Error.Code, body.Error.Message = code, domain.ErrorMessage(err)
+	body.Error.Code, body.Error.Message, body.Error.Details = code, domain.ErrorMessage(err), domain.ErrorDetails(err)
 	writeJSON(w, status, body)
 }
 

@@ -17,7 +17,7 @@ import (
 )
 
 // Names of the deployed HTTP functions.
-var Names = []string{"Auth", "DashDice"}
+var Names = []string{"Auth", "DashDice", "PartyBoard"}
 
 func init() {
 	for _, name := range Names {

@@ -23,8 +23,9 @@ type Server struct {
 // Routes returns every HTTP function by its deployed name.
 func (s *Server) Routes() map[string]http.HandlerFunc {
 	return map[string]http.HandlerFunc{
-		"Auth":     s.auth,
-		"DashDice": s.dashDice(),
+		"Auth":       s.auth,
+		"DashDice":   s.dashDice(),
+		"PartyBoard": s.partyBoard(),
 	}
 }
 
@@ -76,6 +77,12 @@ type endpoint struct {
 // method, read the capped body, authenticate, decode the envelope, then either
 // a special handler or the action transaction on the game.
 func gameEndpoint[S any](s *Server, rules domain.Rules[S], e endpoint) http.HandlerFunc {
+	return s.serve(e, func(ctx context.Context, c Call) (any, error) { return act(ctx, s.Store, rules, c) })
+}
+
+// serve is gameEndpoint's pipeline with what to do for action types that are
+// not specials.
+func (s *Server) serve(e endpoint, other special) http.HandlerFunc {
 	if e.maxBody == 0 {
 		e.maxBody = MaxBody
 	}
@@ -100,7 +107,7 @@ func gameEndpoint[S any](s *Server, rules domain.Rules[S], e endpoint) http.Hand
 			if h, ok := e.specials[env.Type]; ok {
 				return h(r.Context(), c)
 			}
-			return act(r.Context(), s.Store, rules, c)
+			return other(r.Context(), c)
 		}()
 		if err != nil {
 			writeError(w, r, err)

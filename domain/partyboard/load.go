@@ -141,7 +141,9 @@ func (l *loader) err() error {
 		}
 		first = append(first, p.String())
 	}
-	return domain.Errorf(domain.EINVALID, "invalid board: %s", strings.Join(first, "; "))
+	e := domain.Errorf(domain.EINVALID, "invalid board: %s", strings.Join(first, "; "))
+	e.Details = map[string]any{"problems": l.problems}
+	return e
 }
 
 func jsonType(v any) string {

@@ -8,7 +8,7 @@ import (
 // PrintHowTo tells a person at the terminal how to play the demo.
 func (s *Stack) PrintHowTo(w io.Writer) {
 	fmt.Fprintf(w, "\nMeeple local stack is up.\n")
-	fmt.Fprintf(w, "  functions:  %s  (POST /Auth, POST /DashDice)\n", s.FunctionsURL)
+	fmt.Fprintf(w, "  functions:  %s  (POST /Auth, /DashDice, /PartyBoard)\n", s.FunctionsURL)
 	fmt.Fprintf(w, "  firestore:  %s  (project %s, rules from firestore.rules)\n", s.FirestoreHost, s.Project)
 	fmt.Fprintf(w, "  triggers:   delivered by the Firestore emulator; tick every second\n")
 	if s.secretNote != "" {
