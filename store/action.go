@@ -118,7 +118,7 @@ func Act[S any](ctx context.Context, st *Store, rules domain.Rules[S], req Reque
 		now := st.now()
 		p := &stepper[S]{rules: rules, g: g, seed: seedLoader(tx, st, g.ID)}
 		rejected := func(cause error) error {
-			prev, err := recordedReply(tx.Get(st.actionRef(g.ID, req.Action.ID)))
+			prev, err := recordedReply(tx.Get(st.actionRef(g.ID, req.Action)))
 			if err != nil {
 				return err
 			}
@@ -154,7 +154,7 @@ func Act[S any](ctx context.Context, st *Store, rules domain.Rules[S], req Reque
 		if err := p.write(tx, st, req.Action.ID, now); err != nil {
 			return err
 		}
-		if err := tx.Create(st.actionRef(g.ID, req.Action.ID), map[string]any{
+		if err := tx.Create(st.actionRef(g.ID, req.Action), map[string]any{
 			"type": req.Action.Type, "actor": req.Action.Actor.ID, "hash": hash,
 			fVersion: g.Version, "reply": string(body), "at": now,
 		}); err != nil {
@@ -165,7 +165,7 @@ func Act[S any](ctx context.Context, st *Store, rules domain.Rules[S], req Reque
 	})
 	if status.Code(err) == codes.AlreadyExists {
 		// A concurrent retry of the same action id committed first.
-		prev, rerr := recordedReply(st.actionRef(req.GameID, req.Action.ID).Get(ctx))
+		prev, rerr := recordedReply(st.actionRef(req.GameID, req.Action).Get(ctx))
 		if rerr != nil {
 			return nil, rerr
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"cloud.google.com/go/firestore"
+
+	"github.com/meeple-games/meeple/domain"
 )
 
 // Collections and documents, as docs/firestore.md describes them.
@@ -32,8 +34,10 @@ func (s *Store) privateRef(gameID string) *firestore.DocumentRef {
 	return s.gameRef(gameID).Collection(colPrivate).Doc(docServer)
 }
 
-func (s *Store) actionRef(gameID, actionID string) *firestore.DocumentRef {
-	return s.gameRef(gameID).Collection(colActions).Doc(actionID)
+// actionRef is the record of an action: keyed by who sent it and the id they
+// chose, so two players who happen to pick the same action id never collide.
+func (s *Store) actionRef(gameID string, a domain.Action) *firestore.DocumentRef {
+	return s.gameRef(gameID).Collection(colActions).Doc(a.Actor.ID + "~" + a.ID)
 }
 
 // EventID is the id of the event record of the step that made version seq:
