@@ -3,8 +3,8 @@ package functions_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"fmt"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
