@@ -4,6 +4,7 @@ import (
 	"embed"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/meeple-games/meeple/domain"
 )
@@ -24,10 +25,25 @@ func BuiltinBoardIDs() []string {
 	return ids
 }
 
-// BuiltinBoard loads a built-in board by id (e.g. "pokemon-gen1").
+var builtins sync.Map // id → *Board, loaded once
+
+// BuiltinBoard returns a built-in board by id (e.g. "pokemon-gen1"), loaded
+// once per process. Callers must not change it.
 //
 // Errors: ENOTFOUND.
 func BuiltinBoard(id string) (*Board, error) {
+	if b, ok := builtins.Load(id); ok {
+		return b.(*Board), nil
+	}
+	b, err := loadBuiltin(id)
+	if err != nil {
+		return nil, err
+	}
+	builtins.Store(id, b)
+	return b, nil
+}
+
+func loadBuiltin(id string) (*Board, error) {
 	file, err := builtinFiles.ReadFile("boards/" + id + ".json")
 	if err != nil || strings.ContainsAny(id, "/.") {
 		return nil, domain.Errorf(domain.ENOTFOUND, "no built-in board %q (have %s)", id, strings.Join(BuiltinBoardIDs(), ", "))
