@@ -82,7 +82,7 @@ func checkInvariants(t *testing.T, b *Board, before, g Game, beforeJSON []byte) 
 // TestRealBoardsPlayToTheEnd plays many seeded games with random legal inputs
 // on both real boards.
 func TestRealBoardsPlayToTheEnd(t *testing.T) {
-	games := 100
+	games := 40
 	if testing.Short() {
 		games = 10
 	}
