@@ -17,6 +17,7 @@ type Demo struct {
 	AliceID, BobID                 string
 	MatchID, RoomCode, OpenMatchID string
 	OpenRoomCode                   string
+	BoardGameID, BoardRoomCode     string // a Party Board lobby on pokemon-gen1
 }
 
 // Post calls a function of the local stack the way any client does and
@@ -85,5 +86,16 @@ func SeedDemo(ctx context.Context, base string) (*Demo, error) {
 	}
 	res = out["result"].(map[string]any)
 	d.OpenMatchID, d.OpenRoomCode = res["gameId"].(string), res["roomCode"].(string)
+	out, err = Post(ctx, base+"/PartyBoard", d.AliceToken, map[string]any{
+		"type": "create", "actionId": "demo-board", "board": "pokemon-gen1", "seed": "meeple-demo-board"})
+	if err != nil {
+		return nil, err
+	}
+	res = out["result"].(map[string]any)
+	d.BoardGameID, d.BoardRoomCode = res["gameId"].(string), res["roomCode"].(string)
+	if _, err := Post(ctx, base+"/PartyBoard", d.BobToken, map[string]any{
+		"type": "join", "actionId": "demo-board-join", "roomCode": d.BoardRoomCode}); err != nil {
+		return nil, err
+	}
 	return d, nil
 }

@@ -40,6 +40,12 @@ A Zero Hour room is open for anyone: sign in and join it with room code %s:
 Or find an opponent with quick match (two players, same mode):
   curl -s %s -H "Authorization: Bearer <token>" -d '{"actionId":"q1","type":"quickMatch","mode":"classic"}'
 
+Party Board: Alice opened a Pokémon Gen 1 game %s (room %s) and Bob joined.
+Others may join with the room code; Alice starts it, then everyone picks a starter:
+  curl -s %s/PartyBoard -H "Authorization: Bearer $ALICE" -d '{"gameId":"%s","actionId":"s1","type":"start"}'
+  curl -s %s/PartyBoard -H "Authorization: Bearer $BOB" -d '{"gameId":"%s","actionId":"p1","type":"starter","starter":"Squirtle"}'
+The game document's state.await always says who must act next, and how.
+
 Watch a match live from a web client (Firebase JS SDK):
   connectFirestoreEmulator(db, "127.0.0.1", %s, { mockUserToken: "<firebaseToken from /Auth>" })
   onSnapshot(doc(db, "games", "%s"), snap => console.log(snap.data()))
@@ -49,6 +55,7 @@ Press Ctrl-C to stop.
 `, d.AliceID, d.MatchID, d.RoomCode, d.BobID, d.AliceToken, d.BobToken,
 		u, d.MatchID, u, d.MatchID, u, d.MatchID,
 		d.OpenRoomCode, s.FunctionsURL, u, d.OpenRoomCode, u,
+		d.BoardGameID, d.BoardRoomCode, s.FunctionsURL, d.BoardGameID, s.FunctionsURL, d.BoardGameID,
 		port(s.FirestoreHost), d.MatchID, d.AliceFirebase)
 }
 

@@ -107,6 +107,16 @@ func TestLocalStackEndToEnd(t *testing.T) {
 		})
 	})
 
+	t.Run("the demo Party Board game starts and waits for starters", func(t *testing.T) {
+		_, err := Post(ctx, s.FunctionsURL+"/PartyBoard", d.AliceToken, map[string]any{"gameId": d.BoardGameID, "actionId": "start", "type": "start"})
+		require.NoError(t, err)
+		doc, err := s.Store.GameDoc(ctx, d.BoardGameID)
+		require.NoError(t, err)
+		await := doc["state"].(map[string]any)["await"].(map[string]any)
+		require.Equal(t, "starter", await["action"])
+		require.Len(t, await["players"], 2)
+	})
+
 	t.Run("the tick ends a turn whose timer ran out with nobody calling", func(t *testing.T) {
 		out := call(d.AliceToken, map[string]any{"actionId": "timed", "type": "create", "mode": "classic", "private": true, "turnSeconds": 5})
 		res := out["result"].(map[string]any)
