@@ -89,6 +89,10 @@ func run(n int) error {
 	if err != nil {
 		return err
 	}
+	pb, err := playBoard(ctx, s, fs, cnt)
+	if err != nil {
+		return err
+	}
 
 	fmt.Printf("Meeple load generator — local stack, Firestore emulator, %d actions, sequential\n\n", n)
 	fmt.Printf("%-34s %9s %9s %9s\n", "", "p50", "p99", "samples")
@@ -110,6 +114,10 @@ func run(n int) error {
 	row("  roll request sent → listener", m.afterRequest)
 	fmt.Printf("  (%d of %d snapshots arrived before the HTTP response)\n", m.early, len(m.afterResponse))
 	fmt.Printf("\nmatch document size: %d bytes (Firestore storage size), %d bytes as JSON\n", m.docSize, m.docJSON)
+	fmt.Printf("\nParty Board, one whole 12-player game on pokemon-gen1 (%d actions):\n", pb.actions)
+	fmt.Printf("  per action: %.2f reads, %.2f writes; per roll: %.2f reads, %.2f writes\n",
+		pb.reads/float64(pb.actions), pb.writes/float64(pb.actions), pb.rollReads/float64(pb.rolls), pb.rollWrites/float64(pb.rolls))
+	fmt.Printf("  largest game document: %d bytes (Firestore storage size)\n", pb.maxDoc)
 	return nil
 }
 
