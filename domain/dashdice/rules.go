@@ -1,11 +1,9 @@
 package dashdice
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"strings"
 	"time"
 
@@ -144,44 +142,6 @@ func (r Rules) Expire(m Match, env domain.Env) (Match, domain.Outcome, error) {
 	return s.m, s.outcome(), nil
 }
 
-// decode fills v from the action's payload (the whole request body), taking
-// only the fields v names; a nil v only checks the payload is a JSON object.
-// An empty payload counts as {}.
-func decode(p json.RawMessage, v any) error {
-	p = bytes.TrimSpace(p)
-	if len(p) == 0 {
-		return nil
-	}
-	if p[0] != '{' || !json.Valid(p) {
-		return domain.Errorf(domain.EINVALID, "malformed payload: the request body must be a JSON object")
-	}
-	if v == nil { // no fields needed
-		return nil
-	}
-	if err := json.Unmarshal(p, v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return domain.Errorf(domain.EINVALID, "payload field %q must be a JSON %s", te.Field, jsonKind(te.Type.Kind().String()))
-		}
-		return domain.Errorf(domain.EINVALID, "malformed payload: the request body must be a JSON object")
-	}
-	return nil
-}
-
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "string":
-		return "string"
-	case "bool":
-		return "boolean"
-	case "struct", "map":
-		return "object"
-	case "slice", "array":
-		return "array"
-	}
-	return "number"
-}
-
 // seated returns the actor's seat, EFORBIDDEN when they have none.
 func (s *step) seated(a domain.Actor) (Seat, error) {
 	seat := s.m.SeatOf(a.ID)
@@ -212,7 +172,7 @@ func (s *step) playing(a domain.Actor, what string) (Seat, error) {
 }
 
 func (s *step) join(a domain.Actor, p json.RawMessage) error {
-	if err := decode(p, nil); err != nil {
+	if err := domain.DecodePayload(p, nil); err != nil {
 		return err
 	}
 	if a.ID == "" {
@@ -239,7 +199,7 @@ func (s *step) call(a domain.Actor, p json.RawMessage) error {
 	var req struct {
 		Call string `json:"call"`
 	}
-	if err := decode(p, &req); err != nil {
+	if err := domain.DecodePayload(p, &req); err != nil {
 		return err
 	}
 	call := strings.ToLower(strings.TrimSpace(req.Call))
@@ -336,7 +296,7 @@ func rollEffect(rs string, a, b, mult int) effect {
 }
 
 func (s *step) roll(a domain.Actor, p json.RawMessage) error {
-	if err := decode(p, nil); err != nil {
+	if err := domain.DecodePayload(p, nil); err != nil {
 		return err
 	}
 	seat, err := s.playing(a, "roll")
@@ -390,7 +350,7 @@ func knownRuleSet(rs string) bool {
 }
 
 func (s *step) bank(a domain.Actor, p json.RawMessage) error {
-	if err := decode(p, nil); err != nil {
+	if err := domain.DecodePayload(p, nil); err != nil {
 		return err
 	}
 	seat, err := s.playing(a, "bank")
@@ -529,7 +489,7 @@ func (s *step) cancel(reason string) {
 }
 
 func (s *step) forfeit(a domain.Actor, p json.RawMessage) error {
-	if err := decode(p, nil); err != nil {
+	if err := domain.DecodePayload(p, nil); err != nil {
 		return err
 	}
 	seat, err := s.seated(a)
@@ -558,7 +518,7 @@ func RematchID(id string) string {
 }
 
 func (s *step) rematch(a domain.Actor, p json.RawMessage) error {
-	if err := decode(p, nil); err != nil {
+	if err := domain.DecodePayload(p, nil); err != nil {
 		return err
 	}
 	seat, err := s.seated(a)

@@ -1,8 +1,6 @@
 package partyboard
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -94,16 +92,6 @@ func (r Rules) Apply(g Game, a domain.Action, env domain.Env) (Game, domain.Outc
 		return g, domain.Outcome{}, err
 	}
 	return s.g, domain.Outcome{Events: s.events, Result: s.result}, nil
-}
-
-func decode(p json.RawMessage, v any) error {
-	if len(bytes.TrimSpace(p)) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(p, v); err != nil {
-		return domain.Errorf(domain.EINVALID, "malformed payload: %v", err)
-	}
-	return nil
 }
 
 func (s *step) apply(a domain.Action) error {

@@ -145,7 +145,7 @@ func (s *step) answer(a domain.Action) error {
 		var req struct {
 			Choice *int `json:"choice"`
 		}
-		if err := decode(a.Payload, &req); err != nil {
+		if err := domain.DecodePayload(a.Payload, &req); err != nil {
 			return err
 		}
 		if req.Choice == nil || *req.Choice < 0 || *req.Choice >= len(w.Choices) {
@@ -158,7 +158,7 @@ func (s *step) answer(a domain.Action) error {
 		var req struct {
 			PlayerID string `json:"playerId"`
 		}
-		if err := decode(a.Payload, &req); err != nil {
+		if err := domain.DecodePayload(a.Payload, &req); err != nil {
 			return err
 		}
 		if !slices.Contains(w.Targets, req.PlayerID) {
@@ -172,7 +172,7 @@ func (s *step) answer(a domain.Action) error {
 			Winner string `json:"winner"`
 			Loser  string `json:"loser"`
 		}
-		if err := decode(a.Payload, &req); err != nil {
+		if err := domain.DecodePayload(a.Payload, &req); err != nil {
 			return err
 		}
 		wi, li := g.seat(req.Winner), g.seat(req.Loser)
@@ -187,7 +187,7 @@ func (s *step) answer(a domain.Action) error {
 		var req struct {
 			Starter string `json:"starter"`
 		}
-		if err := decode(a.Payload, &req); err != nil {
+		if err := domain.DecodePayload(a.Payload, &req); err != nil {
 			return err
 		}
 		if !slices.Contains(w.Starters, req.Starter) {
