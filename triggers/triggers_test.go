@@ -189,16 +189,18 @@ func TestRunTickConcurrentTicksAdvanceOnce(t *testing.T) {
 	e.create(t, "due", tickerState{Deadline: now.Add(-time.Second)})
 	var wg sync.WaitGroup
 	reports := make([]triggers.TickReport, 2)
+	errs := make([]error, 2)
 	for i := range reports {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var err error
-			reports[i], err = e.tr.RunTick(ctx, now)
-			require.NoError(t, err)
+			reports[i], errs[i] = e.tr.RunTick(ctx, now)
 		}()
 	}
 	wg.Wait()
+	for i, err := range errs {
+		require.NoError(t, err, "tick %d", i+1)
+	}
 	require.Equal(t, 1, reports[0].Steps+reports[1].Steps, "steps in both ticks: %+v", reports)
 	recs, err := e.st.Events(ctx, "due")
 	require.NoError(t, err)
