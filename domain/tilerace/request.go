@@ -1,0 +1,112 @@
+package tilerace
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+
+	"github.com/meeple-games/meeple/domain"
+)
+
+// NoRequest is the payload of actions without fields (start, reset,
+// clearPowerupTiles, randomiseTiles, viewBoard).
+type NoRequest struct{}
+
+// newRequest returns a pointer to the request type of action typ.
+func newRequest(typ string) (any, bool) {
+	switch typ {
+	case ActionComplete:
+		return &CompleteRequest{}, true
+	case ActionClaimPowerupTile:
+		return &ClaimRequest{}, true
+	case ActionStart, ActionReset, ActionClearPowerupTiles, ActionRandomiseTiles, ActionViewBoard:
+		return &NoRequest{}, true
+	case ActionCreateTeam:
+		return &CreateTeamRequest{}, true
+	case ActionUpdateTeam:
+		return &UpdateTeamRequest{}, true
+	case ActionRemoveTeam:
+		return &TeamRequest{}, true
+	case ActionMoveTeam:
+		return &MoveRequest{}, true
+	case ActionGrantPowerup:
+		return &GrantRequest{}, true
+	case ActionSetCooldown:
+		return &CooldownRequest{}, true
+	case ActionEditTile:
+		return &EditTileRequest{}, true
+	case ActionCreatePowerupTile, ActionEditPowerupTile:
+		return &PowerupTileRequest{}, true
+	case ActionRemovePowerupTile:
+		return &PowerupTileRef{}, true
+	case ActionImportTasks, ActionImportPowerupTiles:
+		return &ImportRequest{}, true
+	case ActionAddPoolTask, ActionEditPoolTask, ActionRemovePoolTask:
+		return &PoolTaskRequest{}, true
+	case ActionClearPools:
+		return &ClearPoolsRequest{}, true
+	case ActionRandomiseDifficulties:
+		return &RandomiseRequest{}, true
+	case ActionSetSettings:
+		return &SettingsRequest{}, true
+	case ActionSetFog:
+		return &FogRequest{}, true
+	case ActionAddAdmin, ActionRemoveAdmin:
+		return &AdminRequest{}, true
+	}
+	return nil, false
+}
+
+// DecodeRequest decodes the payload of action typ (the whole request body;
+// fields the action does not use, such as gameId and actionId, are ignored)
+// into a pointer to its request type: *CompleteRequest for "complete", and
+// so on (see newRequest). An empty payload counts as {}.
+//
+// Errors: EINVALID (unknown type, not a JSON object, a field of the wrong
+// JSON type).
+func DecodeRequest(typ string, payload json.RawMessage) (any, error) {
+	v, ok := newRequest(typ)
+	if !ok {
+		return nil, domain.Errorf(domain.EINVALID, "unknown action type %q", typ)
+	}
+	p := bytes.TrimSpace(payload)
+	if len(p) == 0 {
+		return v, nil
+	}
+	if p[0] != '{' || !json.Valid(p) {
+		return nil, domain.Errorf(domain.EINVALID, "malformed payload: the request body must be a JSON object")
+	}
+	if err := json.Unmarshal(p, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return nil, domain.Errorf(domain.EINVALID, "payload field %q must be a JSON %s", te.Field, jsonKind(te.Type.Kind().String()))
+		}
+		return nil, domain.Errorf(domain.EINVALID, "malformed payload: %v", err)
+	}
+	return v, nil
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "string"
+	case "bool":
+		return "boolean"
+	case "struct", "map":
+		return "object"
+	case "slice", "array":
+		return "array"
+	case "ptr":
+		return "value of another type"
+	}
+	return "number"
+}
+
+// TeamOf is the team a team-targeted request acts for: the request's team,
+// or, when it names none, the team of a team token.
+func TeamOf(actor domain.Actor, reqTeam string) string {
+	if reqTeam == "" && actor.Role == domain.RoleTeam {
+		return actor.Team
+	}
+	return reqTeam
+}
