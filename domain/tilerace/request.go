@@ -1,9 +1,7 @@
 package tilerace
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 
 	"github.com/meeple-games/meeple/domain"
 )
@@ -69,37 +67,10 @@ func DecodeRequest(typ string, payload json.RawMessage) (any, error) {
 	if !ok {
 		return nil, domain.Errorf(domain.EINVALID, "unknown action type %q", typ)
 	}
-	p := bytes.TrimSpace(payload)
-	if len(p) == 0 {
-		return v, nil
-	}
-	if p[0] != '{' || !json.Valid(p) {
-		return nil, domain.Errorf(domain.EINVALID, "malformed payload: the request body must be a JSON object")
-	}
-	if err := json.Unmarshal(p, v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return nil, domain.Errorf(domain.EINVALID, "payload field %q must be a JSON %s", te.Field, jsonKind(te.Type.Kind().String()))
-		}
-		return nil, domain.Errorf(domain.EINVALID, "malformed payload: %v", err)
+	if err := domain.DecodePayload(payload, v); err != nil {
+		return nil, err
 	}
 	return v, nil
-}
-
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "string":
-		return "string"
-	case "bool":
-		return "boolean"
-	case "struct", "map":
-		return "object"
-	case "slice", "array":
-		return "array"
-	case "ptr":
-		return "value of another type"
-	}
-	return "number"
 }
 
 // TeamOf is the team a team-targeted request acts for: the request's team,
