@@ -1,15 +1,22 @@
 // Package partyboard is the Party Board rule engine: a board game whose board,
-// tiles and rules are a JSON file (seed 001, rulings/partyboard.md). This file
-// holds the board schema; loading validates a whole file and reports every
-// problem with its location.
+// tiles and rules are a JSON file (seed 001, rulings/partyboard.md). The board
+// schema and its loader live in board.go and load.go, the game state in
+// game.go, the rule set for the shared pipeline in rules.go, the turn flow in
+// turn.go and the rule types in run.go. docs/partyboard.md describes the
+// behaviour as implemented.
 package partyboard
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
 )
 
-// Board is a loaded, validated board file (the v2 schema).
+// Board is a loaded, validated board file (the v2 schema). A Board never
+// changes once loaded: games name it by ID and many games share it.
 type Board struct {
 	ID    string `json:"id"`
 	Name  string `json:"name,omitempty"`
@@ -31,11 +38,16 @@ type Point struct {
 	Y float64 `json:"y"`
 }
 
-// Zone is a named group of tiles with a rule: an active zone's rule runs at the
-// start of each turn of a player inside it; a passive zone's rule is shown.
+// Zone types.
+const (
+	ZoneActive  = "active"  // the zone's rule runs at the start of each turn of a player inside it
+	ZonePassive = "passive" // the zone's rule is only shown
+)
+
+// Zone is a named group of tiles with a rule.
 type Zone struct {
 	Name string `json:"name"`
-	Type string `json:"type"` // "active" or "passive"
+	Type string `json:"type"` // ZoneActive or ZonePassive
 	Rule Rule   `json:"rule"`
 }
 
@@ -64,6 +76,14 @@ const (
 	GroupRollRule            = "GroupRollRule"
 )
 
+// RuleTypes lists every rule type the engine runs.
+var RuleTypes = []string{
+	DisplayRule, ExtraTurnRule, MoveRule, RollUntilRule, AddMandatoryRule, DiceRollRule, GameOverRule,
+	DrinkDuringLostTurnsRule, ProxyRule, ApplyMoveConditionRule, ChoiceRule, ReverseTurnOrderRule,
+	ChallengeRule, SkipTurnRule, SpeedModifierRule, SkipNextMandatoryRule, RollAugmentationRule,
+	StarterSelectionRule, UpdateStarterRule, AnchorRule, GroupRollRule,
+}
+
 // ruleAliases maps the other spellings ruling 2 accepts to the rule type.
 var ruleAliases = map[string]string{
 	"RollAugmentRule":   RollAugmentationRule,
@@ -78,22 +98,28 @@ const (
 	TargetAllOthers = "allOthers"
 )
 
-// Dice roll types of a DiceRolls.
+// Directions of a MoveRule.
 const (
-	RollsDefault    = "default"    // each roll is checked on its own
-	RollsCumulative = "cumulative" // the sum of the rolls is checked
-	RollsAllMatch   = "allMatch"   // an outcome applies when every roll meets it
+	Forward = "forward"
+	Back    = "back"
 )
 
-// Rule is what happens on a tile, in a zone, or as an outcome or choice of
-// another rule. Which fields matter depends on Type.
+// Dice roll types of a DiceRolls.
+const (
+	RollsDefault    = "default"    // every die must meet an outcome's criteria (isAny: one die)
+	RollsCumulative = "cumulative" // the sum of the dice must
+	RollsAllMatch   = "allMatch"   // every die must
+)
+
+// Rule is what happens on a tile, in a zone, or as an outcome, choice or
+// consequence of another rule. Which fields matter depends on Type.
 type Rule struct {
 	Type        string `json:"type"`
 	DisplayText string `json:"displayText"`
 
-	PlayerTarget string     `json:"playerTarget,omitempty"` // MoveRule, SpeedModifierRule, UpdateStarterRule, ApplyMoveConditionRule
-	TileIndex    *int       `json:"tileIndex,omitempty"`    // MoveRule (teleport), AddMandatoryRule
-	Direction    string     `json:"direction,omitempty"`    // MoveRule: "forward" or "back"
+	PlayerTarget string     `json:"playerTarget,omitempty"` // MoveRule, SpeedModifierRule, RollAugmentationRule, UpdateStarterRule, ApplyMoveConditionRule
+	TileIndex    *int       `json:"tileIndex,omitempty"`    // MoveRule (straight there), AddMandatoryRule
+	Direction    string     `json:"direction,omitempty"`    // MoveRule: Forward or Back
 	NumSpaces    int        `json:"numSpaces,omitempty"`    // MoveRule, SkipNextMandatoryRule
 	DiceRolls    *DiceRolls `json:"diceRolls,omitempty"`    // DiceRollRule, MoveRule, DrinkDuringLostTurnsRule, ChoiceRule
 	Criteria     []int      `json:"criteria,omitempty"`     // RollUntilRule
@@ -112,11 +138,11 @@ type DiceRolls struct {
 	Outcomes    []Outcome `json:"outcomes,omitempty"`
 }
 
-// Outcome is a rule that runs when the rolls meet its criteria.
+// Outcome is a rule that runs when the dice meet its criteria.
 type Outcome struct {
 	Rule     Rule  `json:"rule"`
 	Criteria []int `json:"criteria"`
-	IsAny    bool  `json:"isAny,omitempty"` // runs if any one roll meets the criteria
+	IsAny    bool  `json:"isAny,omitempty"` // runs if any one die meets the criteria
 }
 
 // Choice is one option of a ChoiceRule.
@@ -133,7 +159,7 @@ type Modifier struct {
 }
 
 // Condition is an ApplyMoveConditionRule's condition (ruling 6): the target
-// must roll one of Criteria before moving; Consequence runs on a failed roll.
+// must roll Criteria before moving; Consequence runs on a failed roll.
 type Condition struct {
 	Criteria             []int      `json:"criteria"`
 	Consequence          *Rule      `json:"consequence,omitempty"`
@@ -143,9 +169,144 @@ type Condition struct {
 	DiceRolls            *DiceRolls `json:"diceRolls,omitempty"`
 }
 
-// BoardID is the id of an uploaded board: a hash of the file, so the same file
-// is the same board and a stored board never changes.
+// dice is how many dice one roll of the condition takes.
+func (c *Condition) dice() int {
+	if c.DiceRolls != nil && c.DiceRolls.NumRequired > 1 {
+		return c.DiceRolls.NumRequired
+	}
+	return 1
+}
+
+// met says whether rolls meet the condition: the sum for cumulative dice,
+// otherwise every die (ruling 6: "with diceRolls and allMatch if given").
+func (c *Condition) met(rolls []int) bool {
+	if c.DiceRolls != nil && c.DiceRolls.Type == RollsCumulative {
+		return contains(c.Criteria, sum(rolls))
+	}
+	for _, v := range rolls {
+		if !contains(c.Criteria, v) {
+			return false
+		}
+	}
+	return len(rolls) > 0
+}
+
+// MarshalJSON writes a modifier as the file does: [op, value].
+func (m Modifier) MarshalJSON() ([]byte, error) { return json.Marshal([]any{m.Op, m.Value}) }
+
+// UnmarshalJSON reads [op, value].
+func (m *Modifier) UnmarshalJSON(b []byte) error {
+	var a []json.RawMessage
+	if err := json.Unmarshal(b, &a); err != nil || len(a) != 2 {
+		return fmt.Errorf("modifier must be [op, value]")
+	}
+	if err := json.Unmarshal(a[0], &m.Op); err != nil {
+		return err
+	}
+	return json.Unmarshal(a[1], &m.Value)
+}
+
+// BoardID is the id of an uploaded board: "b-" and the first 16 hex digits of
+// the file's SHA-256, so the same file is the same board and a stored board
+// never changes.
 func BoardID(file []byte) string {
 	sum := sha256.Sum256(file)
 	return "b-" + hex.EncodeToString(sum[:8])
+}
+
+// Rule locations: a rule is named by its JSON location in the board file, as
+// LoadBoard reports problems and Await names the rule waiting for input.
+//
+//	tiles[12].rule  zones[1].rule
+//	….choices[0].rule  ….diceRolls.outcomes[2].rule  ….condition.consequence
+
+// RuleAt finds the rule at a location.
+func (b *Board) RuleAt(path string) (*Rule, bool) {
+	var r *Rule
+	rest := path
+	switch {
+	case strings.HasPrefix(rest, "tiles["):
+		i, tail, ok := index(rest[len("tiles["):])
+		if !ok || i >= len(b.Tiles) || !strings.HasPrefix(tail, ".rule") {
+			return nil, false
+		}
+		r, rest = &b.Tiles[i].Rule, tail[len(".rule"):]
+	case strings.HasPrefix(rest, "zones["):
+		i, tail, ok := index(rest[len("zones["):])
+		if !ok || i >= len(b.Zones) || !strings.HasPrefix(tail, ".rule") {
+			return nil, false
+		}
+		r, rest = &b.Zones[i].Rule, tail[len(".rule"):]
+	default:
+		return nil, false
+	}
+	for rest != "" {
+		switch {
+		case strings.HasPrefix(rest, ".choices["):
+			i, tail, ok := index(rest[len(".choices["):])
+			if !ok || i >= len(r.Choices) || !strings.HasPrefix(tail, ".rule") {
+				return nil, false
+			}
+			r, rest = &r.Choices[i].Rule, tail[len(".rule"):]
+		case strings.HasPrefix(rest, ".diceRolls.outcomes["):
+			i, tail, ok := index(rest[len(".diceRolls.outcomes["):])
+			if !ok || r.DiceRolls == nil || i >= len(r.DiceRolls.Outcomes) || !strings.HasPrefix(tail, ".rule") {
+				return nil, false
+			}
+			r, rest = &r.DiceRolls.Outcomes[i].Rule, tail[len(".rule"):]
+		case strings.HasPrefix(rest, ".condition.consequence"):
+			if r.Condition == nil || r.Condition.Consequence == nil {
+				return nil, false
+			}
+			r, rest = r.Condition.Consequence, rest[len(".condition.consequence"):]
+		default:
+			return nil, false
+		}
+	}
+	return r, true
+}
+
+// index reads "12]" and returns 12 and what follows the bracket.
+func index(s string) (int, string, bool) {
+	end := strings.IndexByte(s, ']')
+	if end <= 0 || end > 6 {
+		return 0, "", false
+	}
+	i, err := strconv.Atoi(s[:end])
+	if err != nil || i < 0 {
+		return 0, "", false
+	}
+	return i, s[end+1:], true
+}
+
+// zoneOf returns the index of the zone a tile belongs to, -1 for none.
+func (b *Board) zoneOf(tile int) int {
+	if tile < 0 || tile >= len(b.Tiles) || b.Tiles[tile].Zone == "" {
+		return -1
+	}
+	for i, z := range b.Zones {
+		if z.Name == b.Tiles[tile].Zone {
+			return i
+		}
+	}
+	return -1
+}
+
+func (b *Board) last() int { return len(b.Tiles) - 1 }
+
+func contains(list []int, v int) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func sum(list []int) int {
+	t := 0
+	for _, v := range list {
+		t += v
+	}
+	return t
 }

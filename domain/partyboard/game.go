@@ -1,8 +1,7 @@
 package partyboard
 
 import (
-	"regexp"
-	"strconv"
+	"strings"
 	"time"
 
 	"github.com/meeple-games/meeple/domain"
@@ -13,70 +12,107 @@ const Kind = "partyboard"
 
 // Phases of a game.
 const (
-	PhaseLobby   = "lobby"
-	PhasePlaying = "playing"
-	PhaseOver    = "over"
+	PhaseLobby   = "lobby"   // players join; the host starts
+	PhasePlaying = "playing" // Await says whose input the game waits for
+	PhaseOver    = "over"    // someone reached the finish
 )
 
-// Player limits (ruling: 2–12 players).
+// Player limits.
 const (
 	MinPlayers = 2
 	MaxPlayers = 12
 )
 
+// LogSize is how many recent happenings Game.Log keeps.
+const LogSize = 10
+
 // Game is the whole public state of a Party Board game. It names its board
-// (BoardID) rather than holding it, so the game document stays small.
+// (BoardID) rather than holding it, so the game document stays small: a
+// 12-player game is a few KB of JSON.
 type Game struct {
-	ID       string   `json:"id"`
-	BoardID  string   `json:"boardId"`
-	Phase    string   `json:"phase"`
-	Host     string   `json:"host"`
-	Players  []Player `json:"players"` // in turn order
-	Current  int      `json:"current"` // index in Players of the player whose turn it is
-	Reversed bool     `json:"reversed"`
-	Turn     int      `json:"turn"`
-	// Await is the one input the game waits for; nil only when the game is in
-	// the lobby (the host starts it) or over.
+	ID      string   `json:"id"`
+	BoardID string   `json:"boardId"`
+	Phase   string   `json:"phase"`
+	Host    string   `json:"host"`
+	Players []Player `json:"players"` // in turn order (the order they joined)
+	// Current is the index in Players of the player whose turn it is.
+	Current int `json:"current"`
+	// Reversed is the turn direction: false is Players order, true the
+	// other way round (ReverseTurnOrderRule).
+	Reversed bool `json:"reversed,omitempty"`
+	// Turn counts turns from 1, lost and extra ones included.
+	Turn int `json:"turn"`
+	// Await is the input the game waits for. While playing there is always
+	// exactly one; it is nil in the lobby (anyone may join, the host starts)
+	// and once the game is over.
 	Await *Await `json:"await,omitempty"`
-	// Then is what follows once the awaited rule is done: "turnRoll" (the
-	// current player rolls to move) or "endTurn".
-	Then      []string  `json:"then,omitempty"`
-	LastRolls []int     `json:"lastRolls,omitempty"`
-	Winner    string    `json:"winner,omitempty"`
+	// Next is the engine's continuation: the automatic steps (StepBegin,
+	// StepZone, ...) that run once the awaited input is answered.
+	Next      []string `json:"next,omitempty"`
+	LastRolls []int    `json:"lastRolls,omitempty"` // the dice of the last roll of any kind
+	Winner    string   `json:"winner,omitempty"`
+	// Log is the last LogSize things that happened, oldest first; the event
+	// log has them all, with more detail.
+	Log       []Entry   `json:"log,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 }
 
-// Player is one seated player and the effects on them.
+// Player is one seated player, their position and the effects on them.
 type Player struct {
-	ID            string     `json:"id"`
-	Name          string     `json:"name"`
-	Tile          int        `json:"tile"`
-	LostTurns     int        `json:"lostTurns"`
-	ExtraTurns    int        `json:"extraTurns"`
-	SpeedMods     []SpeedMod `json:"speedMods,omitempty"`
-	SkipMandatory int        `json:"skipMandatory"`
-	Mandatory     []int      `json:"mandatory,omitempty"` // tiles made mandatory for this player
-	Anchors       int        `json:"anchors"`
-	Starter       string     `json:"starter,omitempty"`
-	Condition     *MoveCheck `json:"condition,omitempty"`
-	GroupRoll     int        `json:"groupRoll,omitempty"` // the last group roll
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Tile    int    `json:"tile"` // index in the board's tiles
+	Starter string `json:"starter,omitempty"`
+	// LostTurns are turns the player will skip; LostTurnDrinks is what the
+	// DrinkDuringLostTurnsRule said to drink in each (words only, ruling 9).
+	LostTurns      int `json:"lostTurns,omitempty"`
+	LostTurnDrinks int `json:"lostTurnDrinks,omitempty"`
+	ExtraTurns     int `json:"extraTurns,omitempty"`
+	// SpeedMods (SpeedModifierRule) and then RollMods (RollAugmentationRule)
+	// change the player's next move rolls, in the order they were gained.
+	SpeedMods []Mod `json:"speedMods,omitempty"`
+	RollMods  []Mod `json:"rollMods,omitempty"`
+	// MandatorySkips is how many more mandatory stops the player passes.
+	MandatorySkips int `json:"mandatorySkips,omitempty"`
+	// Mandatory are tiles AddMandatoryRule made mandatory stops for this
+	// player; a tile leaves the list when the player stops there.
+	Mandatory []int `json:"mandatory,omitempty"`
+	// Anchors: while above 0, another player's move roll cannot pass this
+	// player; each stop it causes uses one.
+	Anchors   int            `json:"anchors,omitempty"`
+	Condition *MoveCondition `json:"condition,omitempty"`
+	GroupRoll int            `json:"groupRoll,omitempty"` // the player's die in the last GroupRollRule
 }
 
-// SpeedMod changes this player's move rolls for a number of turns.
-type SpeedMod struct {
-	Op    string  `json:"op"`
+// Mod is a roll modifier on a player for Turns more move rolls.
+type Mod struct {
+	Op    string  `json:"op"` // "*", "+", "-", "="
 	Value float64 `json:"value"`
 	Turns int     `json:"turns"`
 }
 
-// MoveCheck is a move condition on a player (ApplyMoveConditionRule): the
-// rule at Rule says what to roll; Successes counts rolls that met it.
-type MoveCheck struct {
-	Rule      string `json:"rule"`
-	Successes int    `json:"successes"`
+// MoveCondition is an ApplyMoveConditionRule's condition on a player (ruling
+// 6): Rule is the location of the rule, whose condition says what to roll.
+type MoveCondition struct {
+	Rule        string `json:"rule"`
+	Description string `json:"description,omitempty"`
+	Successes   int    `json:"successes,omitempty"`
+	Required    int    `json:"required,omitempty"` // 0: one success, and a failure ends the condition too
+	Dice        int    `json:"dice"`               // dice per attempt
 }
 
-// Actions the game takes.
+// Entry is one line of Game.Log.
+type Entry struct {
+	Turn   int    `json:"turn"`
+	Player string `json:"player,omitempty"`
+	Type   string `json:"type"`             // the event type, e.g. EventRolled
+	Rule   string `json:"rule,omitempty"`   // the rule's location
+	Rolls  []int  `json:"rolls,omitempty"`  // EventRolled, EventCondition
+	Tiles  []int  `json:"tiles,omitempty"`  // EventMoved: [from, to]
+	Target string `json:"target,omitempty"` // the other player concerned
+}
+
+// Actions Apply takes (the request's "type").
 const (
 	ActionJoin      = "join"
 	ActionStart     = "start"
@@ -89,102 +125,65 @@ const (
 	ActionChallenge = "challenge"
 )
 
-// Await says exactly whose input the game waits for and what is allowed.
+// Purposes of an awaited input.
+const (
+	PurposeTurnRoll  = "turnRoll"  // the roll to move
+	PurposeCondition = "condition" // a move condition's dice before the turn roll (ruling 6)
+	PurposeRule      = "rule"      // a rule's input: Rule says which
+)
+
+// Await is the input the game waits for: exactly who may answer, with what
+// action, and what is allowed.
 type Await struct {
-	Action   string   `json:"action"`             // one of the Action constants
-	Players  []string `json:"players"`            // who may answer (group inputs: everyone not yet answered)
-	Purpose  string   `json:"purpose"`            // "turnRoll" or "rule"
-	Rule     string   `json:"rule,omitempty"`     // location of the rule waiting, e.g. tiles[12].rule.choices[1].rule
-	Text     string   `json:"text,omitempty"`     // the rule's displayText
-	Dice     int      `json:"dice,omitempty"`     // roll: how many dice one roll action rolls
-	Choices  []string `json:"choices,omitempty"`  // choose: the options' texts, by index
-	Targets  []string `json:"targets,omitempty"`  // target / challenge: the player ids allowed
-	Starters []string `json:"starters,omitempty"` // starter: the names allowed
-}
-
-var pathToken = regexp.MustCompile(`^(tiles|zones)\[(\d+)\]\.rule|^\.choices\[(\d+)\]\.rule|^\.diceRolls\.outcomes\[(\d+)\]\.rule|^\.condition\.consequence`)
-
-// RuleAt finds the rule at a location LoadBoard reports and Await names.
-func (b *Board) RuleAt(path string) (*Rule, bool) {
-	var r *Rule
-	for rest := path; rest != ""; {
-		m := pathToken.FindStringSubmatch(rest)
-		if m == nil {
-			return nil, false
-		}
-		rest = rest[len(m[0]):]
-		switch {
-		case m[1] != "":
-			i, _ := strconv.Atoi(m[2])
-			if m[1] == "tiles" && i < len(b.Tiles) {
-				r = &b.Tiles[i].Rule
-			} else if m[1] == "zones" && i < len(b.Zones) {
-				r = &b.Zones[i].Rule
-			} else {
-				return nil, false
-			}
-		case r == nil:
-			return nil, false
-		case m[3] != "":
-			i, _ := strconv.Atoi(m[3])
-			if i >= len(r.Choices) {
-				return nil, false
-			}
-			r = &r.Choices[i].Rule
-		case m[4] != "":
-			i, _ := strconv.Atoi(m[4])
-			if r.DiceRolls == nil || i >= len(r.DiceRolls.Outcomes) {
-				return nil, false
-			}
-			r = &r.DiceRolls.Outcomes[i].Rule
-		default:
-			if r.Condition == nil || r.Condition.Consequence == nil {
-				return nil, false
-			}
-			r = r.Condition.Consequence
-		}
-	}
-	return r, r != nil
+	Action string `json:"action"` // one of the Action constants
+	// Players may answer: one player, or for a group input (starter,
+	// groupRoll) everyone who has not answered yet.
+	Players  []string `json:"players"`
+	Purpose  string   `json:"purpose"`            // PurposeTurnRoll, PurposeCondition or PurposeRule
+	Rule     string   `json:"rule,omitempty"`     // the rule waiting, e.g. tiles[43].rule
+	RuleType string   `json:"ruleType,omitempty"` // its type
+	Text     string   `json:"text,omitempty"`     // its displayText (a condition's description for a turn roll)
+	Dice     int      `json:"dice,omitempty"`     // roll, groupRoll: the dice one action rolls
+	Choices  []string `json:"choices,omitempty"`  // choose: the options' texts; "choice" is an index
+	Targets  []string `json:"targets,omitempty"`  // target: player ids allowed; challenge: the challenger first, then who they may challenge
+	Starters []string `json:"starters,omitempty"` // starter: the starters allowed
+	Target   string   `json:"target,omitempty"`   // roll: the player a MoveRule's dice move (set after a target)
 }
 
 // NewGame makes a lobby on board with the host seated.
 //
 // Errors: EINVALID.
 func NewGame(id string, host domain.Actor, board *Board, now time.Time) (Game, error) {
-	if id == "" || host.ID == "" || board == nil {
-		return Game{}, domain.Errorf(domain.EINVALID, "a game needs an id, a host and a board")
+	switch {
+	case id == "":
+		return Game{}, domain.Errorf(domain.EINVALID, "a game needs an id")
+	case host.ID == "":
+		return Game{}, domain.Errorf(domain.EINVALID, "a game needs a host")
+	case board == nil || board.ID == "" || len(board.Tiles) == 0:
+		return Game{}, domain.Errorf(domain.EINVALID, "a game needs a board")
 	}
 	return Game{ID: id, BoardID: board.ID, Phase: PhaseLobby, Host: host.ID,
-		Players: []Player{{ID: host.ID, Name: host.Name}}, CreatedAt: now.UTC()}, nil
+		Players: []Player{{ID: host.ID, Name: playerName(host)}}, CreatedAt: now.UTC()}, nil
 }
 
-// clone returns a copy of g that shares nothing mutable with it.
-func (g Game) clone() Game {
-	c := g
-	c.Players = make([]Player, len(g.Players))
+func playerName(a domain.Actor) string {
+	if n := strings.TrimSpace(a.Name); n != "" {
+		return n
+	}
+	return a.ID
+}
+
+// PlayerIDs returns the seated players' ids in turn order.
+func (g *Game) PlayerIDs() []string {
+	out := make([]string, len(g.Players))
 	for i, p := range g.Players {
-		p.SpeedMods = append([]SpeedMod(nil), p.SpeedMods...)
-		p.Mandatory = append([]int(nil), p.Mandatory...)
-		if p.Condition != nil {
-			cc := *p.Condition
-			p.Condition = &cc
-		}
-		c.Players[i] = p
+		out[i] = p.ID
 	}
-	if g.Await != nil {
-		a := *g.Await
-		a.Players = append([]string(nil), a.Players...)
-		a.Choices = append([]string(nil), a.Choices...)
-		a.Targets = append([]string(nil), a.Targets...)
-		a.Starters = append([]string(nil), a.Starters...)
-		c.Await = &a
-	}
-	c.Then = append([]string(nil), g.Then...)
-	c.LastRolls = append([]int(nil), g.LastRolls...)
-	return c
+	return out
 }
 
-func (g *Game) seat(id string) int {
+// Seat returns the index of player id in Players, -1 when not seated.
+func (g *Game) Seat(id string) int {
 	for i, p := range g.Players {
 		if p.ID == id {
 			return i
@@ -193,10 +192,37 @@ func (g *Game) seat(id string) int {
 	return -1
 }
 
-func (g *Game) ids() []string {
-	out := make([]string, len(g.Players))
+// clone returns a copy of g that shares nothing Apply changes.
+func (g Game) clone() Game {
+	c := g
+	c.Players = make([]Player, len(g.Players))
 	for i, p := range g.Players {
-		out[i] = p.ID
+		p.SpeedMods = cloneSlice(p.SpeedMods)
+		p.RollMods = cloneSlice(p.RollMods)
+		p.Mandatory = cloneSlice(p.Mandatory)
+		if p.Condition != nil {
+			cc := *p.Condition
+			p.Condition = &cc
+		}
+		c.Players[i] = p
 	}
-	return out
+	if g.Await != nil {
+		a := *g.Await
+		a.Players = cloneSlice(a.Players)
+		a.Choices = cloneSlice(a.Choices)
+		a.Targets = cloneSlice(a.Targets)
+		a.Starters = cloneSlice(a.Starters)
+		c.Await = &a
+	}
+	c.Next = cloneSlice(g.Next)
+	c.LastRolls = cloneSlice(g.LastRolls)
+	c.Log = cloneSlice(g.Log) // entries are never changed once written
+	return c
+}
+
+func cloneSlice[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
 }

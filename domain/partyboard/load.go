@@ -1,16 +1,18 @@
 package partyboard
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/meeple-games/meeple/domain"
 )
 
-// Problem is one thing wrong with a board file, at a JSON location such as
-// tiles[12].rule.diceRolls.outcomes[0].criteria.
+// Problem is one thing wrong with a board file (or, as a warning, one thing a
+// load changed), at a JSON location such as tiles[12].rule.diceRolls.outcomes[0].criteria.
 type Problem struct {
 	Path    string `json:"path"`
 	Message string `json:"message"`
@@ -25,88 +27,101 @@ func (p Problem) String() string {
 
 // LoadOptions tune LoadBoard.
 type LoadOptions struct {
-	// Lenient shows a rule of an unknown type as a DisplayRule (with a warning)
-	// instead of refusing the board.
+	// Lenient shows a rule of an unknown type as a DisplayRule with its text
+	// (and a warning) instead of refusing the board (ruling 2).
 	Lenient bool
-	// Proxies are the ProxyRule ids board extensions registered (ruling 8).
-	Proxies map[string]bool
 }
 
 // Limits that keep a board file a board.
 const (
+	MaxFileSize  = 1 << 20 // bytes
 	MaxTiles     = 500
 	MaxZones     = 50
 	MaxDice      = 10 // dice in one roll
 	MaxRuleDepth = 8  // rules inside rules
-	MaxTurns     = 20
+	MaxTurns     = 20 // numTurns, numSuccessesRequired
 	MaxSpaces    = 100
+	MaxChoices   = 20
+	MaxOutcomes  = 64
+	MaxStarters  = 32
 )
 
-// LoadBoard parses and validates a board file. It returns every problem it
-// finds, each with its location; the board is usable only when the error is
-// nil. v1 boards are converted (ruling 3), and warnings report what a lenient
-// load or a conversion changed.
+// LoadBoard parses and validates a whole board file. It reports every problem
+// it finds, each with its JSON location, and never panics; the board is
+// usable only when err is nil. v1 boards are converted (ruling 3) and the
+// seed's other spellings accepted (ruling 2); warnings say what a conversion
+// or a lenient load changed. The board's ID is BoardID(file).
 //
-// Errors: EINVALID (the file is not a valid board; its message lists the
-// first problems, problems holds them all).
+// Errors: EINVALID (the file is not a valid board; the message lists the
+// first problems, the error's details and problems hold them all).
 func LoadBoard(file []byte, o LoadOptions) (b *Board, problems, warnings []Problem, err error) {
 	l := &loader{o: o}
+	if len(file) > MaxFileSize {
+		l.fail("", "the file is %d bytes; at most %d", len(file), MaxFileSize)
+		return nil, l.problems, nil, l.err()
+	}
 	var raw any
-	if err := json.Unmarshal(file, &raw); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(file))
+	if err := dec.Decode(&raw); err != nil {
 		l.fail("", "not valid JSON: %v", err)
 		return nil, l.problems, nil, l.err()
 	}
-	b = &Board{ID: BoardID(file)}
+	if dec.More() {
+		l.fail("", "not valid JSON: more than one value")
+		return nil, l.problems, nil, l.err()
+	}
 	root := l.object("", raw)
 	if root == nil {
 		return nil, l.problems, nil, l.err()
 	}
+	b = &Board{ID: BoardID(file), Zones: []Zone{}}
 	if name, ok := root["name"].(string); ok {
 		b.Name = name
 	}
+	tileList := l.array("tiles", root["tiles"], true, 1, MaxTiles)
+	l.tiles = len(tileList)
+
 	// Zones first: tiles name them.
-	zoneNames := map[string]bool{}
-	if zs, present := root["zones"]; present && zs != nil {
-		for i, z := range l.array("zones", zs, 0, MaxZones) {
-			zone := l.zone(fmt.Sprintf("zones[%d]", i), z)
-			if zone.Name != "" && zoneNames[zone.Name] {
-				l.fail(fmt.Sprintf("zones[%d].name", i), "zone %q is defined twice", zone.Name)
-			}
-			zoneNames[zone.Name] = true
-			b.Zones = append(b.Zones, zone)
+	zoneType := map[string]string{}
+	for i, z := range l.array("zones", root["zones"], false, 0, MaxZones) {
+		zone := l.zone(fmt.Sprintf("zones[%d]", i), z)
+		if _, dup := zoneType[zone.Name]; dup && zone.Name != "" {
+			l.fail(fmt.Sprintf("zones[%d].name", i), "zone %q is defined twice", zone.Name)
 		}
+		zoneType[zone.Name] = zone.Type
+		b.Zones = append(b.Zones, zone)
 	}
-	tiles := root["tiles"]
-	tileList := l.array("tiles", tiles, 1, MaxTiles)
-	l.tileCount = len(tileList)
-	gameOver := false
 	for i, t := range tileList {
 		path := fmt.Sprintf("tiles[%d]", i)
 		m := l.object(path, t)
 		if m == nil {
 			continue
 		}
-		tile := Tile{Rule: l.rule(path+".rule", m["rule"], 0)}
+		tile := Tile{Rule: l.rule(path+".rule", m, "rule", 0)}
 		tile.Mandatory = l.boolean(path+".mandatory", m, "mandatory")
 		tile.Zone = l.optString(path+".zone", m, "zone")
-		if tile.Zone != "" && !zoneNames[tile.Zone] {
+		if _, ok := zoneType[tile.Zone]; tile.Zone != "" && !ok {
 			l.fail(path+".zone", "no zone named %q", tile.Zone)
 		}
-		for j, p := range l.array(path+".position", m["position"], 1, 16) {
+		for j, p := range l.array(path+".position", m["position"], true, 1, 16) {
 			pp := fmt.Sprintf("%s.position[%d]", path, j)
-			pm := l.object(pp, p)
-			if pm == nil {
-				continue
+			if pm := l.object(pp, p); pm != nil {
+				tile.Position = append(tile.Position, Point{X: l.number(pp+".x", pm, "x"), Y: l.number(pp+".y", pm, "y")})
 			}
-			tile.Position = append(tile.Position, Point{X: l.number(pp+".x", pm, "x"), Y: l.number(pp+".y", pm, "y")})
-		}
-		if tile.Rule.Type == GameOverRule {
-			gameOver = true
 		}
 		b.Tiles = append(b.Tiles, tile)
 	}
-	if len(b.Tiles) > 0 && !gameOver {
-		l.fail("tiles", "no tile has a GameOverRule, so the game could never end")
+	if n := len(b.Tiles); n > 0 && n == len(tileList) {
+		finish := slices.ContainsFunc(b.Tiles, func(t Tile) bool { return t.Rule.Type == GameOverRule })
+		switch {
+		case !finish:
+			l.fail("tiles", "no tile has a GameOverRule, so the game could never end")
+		case b.Tiles[n-1].Rule.Type != GameOverRule:
+			// The seed: GameOverRule is "meant for the last tile on the
+			// board". Players who reach a last tile that is not the finish
+			// could never move again.
+			l.fail(fmt.Sprintf("tiles[%d].rule.type", n-1), "the last tile must have a GameOverRule (the finish), not %q", b.Tiles[n-1].Rule.Type)
+		}
 	}
 	if err := l.err(); err != nil {
 		return nil, l.problems, l.warnings, err
@@ -115,10 +130,10 @@ func LoadBoard(file []byte, o LoadOptions) (b *Board, problems, warnings []Probl
 }
 
 type loader struct {
-	o         LoadOptions
-	problems  []Problem
-	warnings  []Problem
-	tileCount int
+	o        LoadOptions
+	problems []Problem
+	warnings []Problem
+	tiles    int // tiles in the file, for tileIndex checks
 }
 
 func (l *loader) fail(path, format string, args ...any) {
@@ -172,20 +187,33 @@ func (l *loader) object(path string, v any) map[string]any {
 	return m
 }
 
-func (l *loader) array(path string, v any, min, max int) []any {
+// array reads an array of min to max entries. Absent (or null) is a problem
+// when required, otherwise an empty array.
+func (l *loader) array(path string, v any, required bool, min, max int) []any {
+	if v == nil {
+		if required {
+			l.fail(path, "is required")
+		}
+		return nil
+	}
 	a, ok := v.([]any)
 	switch {
-	case v == nil:
-		l.fail(path, "is required")
 	case !ok:
 		l.fail(path, "must be an array, not %s", jsonType(v))
 	case len(a) < min:
-		l.fail(path, "needs at least %d entries", min)
+		l.fail(path, "needs at least %d %s", min, plural(min, "entry", "entries"))
 	case len(a) > max:
 		l.fail(path, "has %d entries; at most %d", len(a), max)
 		return a[:max]
 	}
 	return a
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func (l *loader) optString(path string, m map[string]any, key string) string {
@@ -245,7 +273,7 @@ func (l *loader) integer(path string, m map[string]any, key string, min, max int
 }
 
 func (l *loader) required(path string, m map[string]any, key string, min, max int) int {
-	if _, present := m[key]; !present {
+	if v, present := m[key]; !present || v == nil {
 		l.fail(path, "is required")
 		return 0
 	}
@@ -254,13 +282,26 @@ func (l *loader) required(path string, m map[string]any, key string, min, max in
 
 func (l *loader) ints(path string, v any, min, max int) []int {
 	var out []int
-	for i, x := range l.array(path, v, 1, 64) {
+	for i, x := range l.array(path, v, true, 1, 64) {
 		f, ok := x.(float64)
 		if !ok || f != math.Trunc(f) || f < float64(min) || f > float64(max) {
 			l.fail(fmt.Sprintf("%s[%d]", path, i), "must be a whole number from %d to %d", min, max)
 			continue
 		}
 		out = append(out, int(f))
+	}
+	return out
+}
+
+func (l *loader) strings(path string, v any) []string {
+	var out []string
+	for i, x := range l.array(path, v, true, 1, MaxStarters) {
+		s, ok := x.(string)
+		if !ok || strings.TrimSpace(s) == "" || len(s) > 100 {
+			l.fail(fmt.Sprintf("%s[%d]", path, i), "must be a non-empty string of at most 100 bytes")
+			continue
+		}
+		out = append(out, s)
 	}
 	return out
 }
@@ -274,30 +315,32 @@ func (l *loader) zone(path string, v any) Zone {
 	if z.Name == "" {
 		l.fail(path+".name", "is required")
 	}
-	if z.Type != "active" && z.Type != "passive" {
-		l.fail(path+".type", "must be \"active\" or \"passive\", not %q", z.Type)
+	if z.Type != ZoneActive && z.Type != ZonePassive {
+		l.fail(path+".type", "must be %q or %q, not %q", ZoneActive, ZonePassive, z.Type)
 	}
-	z.Rule = l.rule(path+".rule", m["rule"], 0)
+	z.Rule = l.rule(path+".rule", m, "rule", 0)
+	if z.Type == ZoneActive && z.Rule.Type == SkipTurnRule {
+		// It would run before every turn of its players, who would never
+		// roll again: no way out, and a game of such players never ends.
+		l.fail(path+".rule.type", "an active zone's rule cannot be a SkipTurnRule: its players would lose every turn and never leave")
+	}
 	return z
 }
 
 func (l *loader) tileIndex(path string, m map[string]any, key string) *int {
-	if _, present := m[key]; !present {
+	if v, present := m[key]; !present || v == nil {
 		return nil
 	}
-	i := l.integer(path, m, key, 0, MaxTiles)
-	if l.tileCount > 0 && i >= l.tileCount {
-		l.fail(path, "tile %d does not exist (the board has %d tiles)", i, l.tileCount)
+	i := l.integer(path, m, key, 0, MaxTiles-1)
+	if l.tiles > 0 && i >= l.tiles {
+		l.fail(path, "tile %d does not exist (the board has %d tiles)", i, l.tiles)
 	}
 	return &i
 }
 
-func (l *loader) target(path string, m map[string]any, required bool, allowed ...string) string {
+func (l *loader) target(path string, m map[string]any, allowed ...string) string {
 	t := l.optString(path, m, "playerTarget")
 	if t == "" {
-		if required {
-			l.fail(path, "is required (%s)", strings.Join(allowed, ", "))
-		}
 		return ""
 	}
 	for _, a := range allowed {
@@ -309,41 +352,47 @@ func (l *loader) target(path string, m map[string]any, required bool, allowed ..
 	return t
 }
 
-// rule reads and checks one rule. depth bounds rules nested in rules.
-func (l *loader) rule(path string, v any, depth int) Rule {
-	if depth > MaxRuleDepth {
-		l.fail(path, "rules are nested more than %d deep", MaxRuleDepth)
+// rule reads and checks the rule at m[key]. depth bounds rules nested in rules.
+func (l *loader) rule(path string, parent map[string]any, key string, depth int) Rule {
+	v, present := parent[key]
+	if !present || v == nil {
+		l.fail(path, "is required")
 		return Rule{}
 	}
-	if v == nil {
-		l.fail(path, "is required")
+	if depth > MaxRuleDepth {
+		l.fail(path, "rules are nested more than %d deep", MaxRuleDepth)
 		return Rule{}
 	}
 	m := l.object(path, v)
 	if m == nil {
 		return Rule{}
 	}
-	r := Rule{Type: l.optString(path+".type", m, "type"), DisplayText: l.optString(path+".displayText", m, "displayText")}
+	r := Rule{Type: l.optString(path+".type", m, "type")}
+	if t, ok := m["displayText"]; !ok || t == nil {
+		l.fail(path+".displayText", "is required")
+	} else {
+		r.DisplayText = l.optString(path+".displayText", m, "displayText")
+	}
 	if alias, ok := ruleAliases[r.Type]; ok {
 		r.Type = alias
 	}
 	if r.Type == "TeleportRule" { // v1 (ruling 3): a MoveRule with a tileIndex
 		l.warn(path+".type", "v1 TeleportRule converted to a MoveRule with tileIndex")
 		r.Type = MoveRule
-		if _, ok := m["playerTarget"]; !ok {
-			m["playerTarget"] = TargetSelf
-		}
 	}
+	all := []string{TargetSelf, TargetCustom, TargetAllOthers}
 	switch r.Type {
 	case "":
-		l.fail(path+".type", "is required")
+		if s, isString := m["type"].(string); m["type"] == nil || (isString && s == "") {
+			l.fail(path+".type", "is required")
+		}
 	case DisplayRule, GameOverRule, ChallengeRule, GroupRollRule, ReverseTurnOrderRule:
 	case ExtraTurnRule:
 		r.NumTurns = l.integer(path+".numTurns", m, "numTurns", 1, MaxTurns)
 	case SkipTurnRule, AnchorRule:
 		r.NumTurns = l.required(path+".numTurns", m, "numTurns", 1, MaxTurns)
 	case MoveRule:
-		r.PlayerTarget = l.target(path+".playerTarget", m, false, TargetSelf, TargetCustom, TargetAllOthers)
+		r.PlayerTarget = l.target(path+".playerTarget", m, all...)
 		if r.PlayerTarget == "" {
 			r.PlayerTarget = TargetSelf
 		}
@@ -352,20 +401,20 @@ func (l *loader) rule(path string, v any, depth int) Rule {
 			break // the seed: a tileIndex makes the rule ignore everything else
 		}
 		r.Direction = l.optString(path+".direction", m, "direction")
-		if r.Direction != "forward" && r.Direction != "back" {
-			l.fail(path+".direction", "must be \"forward\" or \"back\" (or give a tileIndex), not %q", r.Direction)
+		if r.Direction != Forward && r.Direction != Back {
+			l.fail(path+".direction", "must be %q or %q (or give a tileIndex), not %q", Forward, Back, r.Direction)
 		}
 		// A negative count also means back: the real gen1 board writes
 		// "direction": "back", "numSpaces": -10 for ten spaces back.
 		r.NumSpaces = l.integer(path+".numSpaces", m, "numSpaces", -MaxSpaces, MaxSpaces)
 		if r.NumSpaces < 0 {
-			r.NumSpaces, r.Direction = -r.NumSpaces, "back"
+			r.NumSpaces, r.Direction = -r.NumSpaces, Back
 		}
-		if dr, ok := m["diceRolls"]; ok {
-			r.DiceRolls = l.diceRolls(path+".diceRolls", dr, depth)
+		if dr, ok := m["diceRolls"]; ok && dr != nil {
+			r.DiceRolls = l.diceRolls(path+".diceRolls", dr, depth, false)
 		}
 		if (r.NumSpaces == 0) == (r.DiceRolls == nil) {
-			l.fail(path, "a MoveRule needs exactly one of tileIndex, numSpaces or diceRolls")
+			l.fail(path, "a MoveRule needs exactly one of tileIndex, numSpaces (not 0) or diceRolls")
 		}
 	case RollUntilRule:
 		r.Criteria = l.ints(path+".criteria", m["criteria"], 1, 6)
@@ -375,39 +424,55 @@ func (l *loader) rule(path string, v any, depth int) Rule {
 			l.fail(path+".tileIndex", "is required")
 		}
 	case DiceRollRule:
-		r.DiceRolls = l.diceRolls(path+".diceRolls", m["diceRolls"], depth)
+		r.DiceRolls = l.diceRolls(path+".diceRolls", m["diceRolls"], depth, true)
 	case DrinkDuringLostTurnsRule:
-		r.DiceRolls = l.diceRolls(path+".diceRolls", m["diceRolls"], depth)
+		r.DiceRolls = l.diceRolls(path+".diceRolls", m["diceRolls"], depth, false)
 		if r.DiceRolls != nil && r.DiceRolls.NumRequired != 2 {
-			l.fail(path+".diceRolls.numRequired", "must be 2 (turns lost, drinks each turn)")
+			l.fail(path+".diceRolls.numRequired", "must be 2 (the turns lost, then the drinks in each)")
 		}
 	case ProxyRule:
 		r.ProxyRuleID = l.optString(path+".proxyRuleId", m, "proxyRuleId")
-		if !l.o.Proxies[r.ProxyRuleID] {
-			l.fail(path+".proxyRuleId", "no board extension provides %q", r.ProxyRuleID)
+		_, ok := proxyRule(r.ProxyRuleID)
+		if !ok && r.ProxyRuleID == "StealStarterRule" {
+			// v1 (ruling 3): gen2's extension swapped starters with a chosen
+			// player, which v2 writes as an UpdateStarterRule.
+			l.warn(path+".proxyRuleId", "v1 StealStarterRule converted to an UpdateStarterRule with playerTarget %q", TargetCustom)
+			return Rule{Type: UpdateStarterRule, DisplayText: r.DisplayText, PlayerTarget: TargetCustom}
+		}
+		if !ok {
+			l.fail(path+".proxyRuleId", "no board extension provides %q (registered: %s)", r.ProxyRuleID, strings.Join(ProxyRuleIDs(), ", "))
 		}
 	case ApplyMoveConditionRule:
-		r.PlayerTarget = l.target(path+".playerTarget", m, false, TargetSelf, TargetCustom, TargetAllOthers)
-		r.Condition = l.condition(path+".condition", m["condition"], depth)
+		r.PlayerTarget = l.target(path+".playerTarget", m, all...)
+		if r.PlayerTarget == "" {
+			r.PlayerTarget = TargetSelf
+		}
+		r.Condition = l.condition(path+".condition", m, depth)
+		if r.Condition != nil && r.Condition.Immediate && r.PlayerTarget != TargetSelf {
+			l.fail(path+".condition.immediate", "an immediate condition is rolled by the player it applies to: playerTarget must be %q", TargetSelf)
+		}
 	case ChoiceRule:
-		for i, c := range l.array(path+".choices", m["choices"], 1, 20) {
+		for i, c := range l.array(path+".choices", m["choices"], true, 1, MaxChoices) {
 			cp := fmt.Sprintf("%s.choices[%d]", path, i)
 			cm := l.object(cp, c)
 			if cm == nil {
 				continue
 			}
 			if _, wrapped := cm["rule"]; !wrapped && cm["type"] != nil { // v1 (ruling 3): the rule itself
-				l.warn(cp, "v1 bare rule in choices wrapped as {\"rule\": ...}")
+				l.warn(cp, "v1 bare rule in choices wrapped as {\"rule\": …}")
 				cm = map[string]any{"rule": cm}
 			}
-			r.Choices = append(r.Choices, Choice{Rule: l.rule(cp+".rule", cm["rule"], depth+1)})
+			r.Choices = append(r.Choices, Choice{Rule: l.rule(cp+".rule", cm, "rule", depth+1)})
 		}
 		if dr, ok := m["diceRolls"]; ok && dr != nil {
-			r.DiceRolls = l.diceRolls(path+".diceRolls", dr, depth)
+			r.DiceRolls = l.diceRolls(path+".diceRolls", dr, depth, false)
 		}
 	case SpeedModifierRule, RollAugmentationRule:
-		r.PlayerTarget = l.target(path+".playerTarget", m, r.Type == SpeedModifierRule, TargetSelf, TargetCustom, TargetAllOthers)
+		r.PlayerTarget = l.target(path+".playerTarget", m, all...)
 		if r.PlayerTarget == "" {
+			if r.Type == SpeedModifierRule { // v2 requires it; v1 boards had none (ruling 3)
+				l.warn(path+".playerTarget", "v1 SpeedModifierRule without playerTarget applies to %q", TargetSelf)
+			}
 			r.PlayerTarget = TargetSelf
 		}
 		if r.Type == SpeedModifierRule {
@@ -421,12 +486,12 @@ func (l *loader) rule(path string, v any, depth int) Rule {
 	case StarterSelectionRule:
 		r.Starters = l.strings(path+".starters", m["starters"])
 	case UpdateStarterRule:
-		if s, ok := m["starters"]; ok {
+		if s, ok := m["starters"]; ok && s != nil {
 			r.Starters = l.strings(path+".starters", s)
 		}
-		r.PlayerTarget = l.target(path+".playerTarget", m, false, TargetCustom)
+		r.PlayerTarget = l.target(path+".playerTarget", m, TargetCustom)
 		if len(r.Starters) == 0 && r.PlayerTarget == "" {
-			l.fail(path, "an UpdateStarterRule needs starters or playerTarget \"custom\"")
+			l.fail(path, "an UpdateStarterRule needs starters or playerTarget %q", TargetCustom)
 		}
 	default:
 		if l.o.Lenient {
@@ -436,19 +501,6 @@ func (l *loader) rule(path string, v any, depth int) Rule {
 		l.fail(path+".type", "unknown rule type %q", r.Type)
 	}
 	return r
-}
-
-func (l *loader) strings(path string, v any) []string {
-	var out []string
-	for i, x := range l.array(path, v, 1, 64) {
-		s, ok := x.(string)
-		if !ok || s == "" {
-			l.fail(fmt.Sprintf("%s[%d]", path, i), "must be a non-empty string")
-			continue
-		}
-		out = append(out, s)
-	}
-	return out
 }
 
 func (l *loader) modifier(path string, v any) *Modifier {
@@ -470,7 +522,12 @@ func (l *loader) modifier(path string, v any) *Modifier {
 	return nil
 }
 
-func (l *loader) diceRolls(path string, v any, depth int) *DiceRolls {
+// diceRolls reads dice; outcomes only where they do something (DiceRollRule).
+func (l *loader) diceRolls(path string, v any, depth int, outcomes bool) *DiceRolls {
+	if v == nil {
+		l.fail(path, "is required")
+		return nil
+	}
 	m := l.object(path, v)
 	if m == nil {
 		return nil
@@ -480,69 +537,79 @@ func (l *loader) diceRolls(path string, v any, depth int) *DiceRolls {
 	switch d.Type {
 	case "", RollsDefault, RollsCumulative, RollsAllMatch:
 	default:
-		l.fail(path+".type", "must be default, cumulative or allMatch, not %q", d.Type)
+		l.fail(path+".type", "must be %s, %s or %s, not %q", RollsDefault, RollsCumulative, RollsAllMatch, d.Type)
 	}
-	max := 6
+	lo, hi := 1, 6
 	if d.Type == RollsCumulative && d.NumRequired > 0 {
-		max = 6 * d.NumRequired
+		lo, hi = d.NumRequired, 6*d.NumRequired
 	}
-	if anyRule, ok := m["any"]; ok && anyRule != nil { // v1 (ruling 3): "any" becomes an outcome for every result
-		l.warn(path+".any", "v1 \"any\" outcome converted to an outcome matching every roll")
-		all := []int{}
-		for i := 1; i <= max; i++ {
-			all = append(all, i)
-		}
-		d.Outcomes = append(d.Outcomes, Outcome{Rule: l.rule(path+".any", anyRule, depth+1), Criteria: all})
+	anyOut := m["any"]
+	os := m["outcomes"]
+	if list, isList := os.([]any); !outcomes && (anyOut != nil || (os != nil && (!isList || len(list) > 0))) {
+		l.fail(path+".outcomes", "only a DiceRollRule's dice have outcomes")
+		return d
 	}
-	if os, ok := m["outcomes"]; ok && os != nil {
-		for i, o := range l.array(path+".outcomes", os, 0, 64) {
-			op := fmt.Sprintf("%s.outcomes[%d]", path, i)
-			om := l.object(op, o)
-			if om == nil {
-				continue
+	if anyOut != nil { // v1 (ruling 3): "any" is an outcome of its own
+		l.warn(path+".any", "v1 \"any\" outcome converted to an outcome with isAny")
+		if am := l.object(path+".any", anyOut); am != nil {
+			o := Outcome{IsAny: true}
+			if _, wrapped := am["rule"]; wrapped { // {"rule": …, "criteria": […]}
+				o.Rule = l.rule(path+".any.rule", am, "rule", depth+1)
+				if c, ok := am["criteria"]; ok && c != nil {
+					o.Criteria = l.ints(path+".any.criteria", c, 1, hi)
+				}
+			} else { // a bare rule
+				o.Rule = l.rule(path+".any", m, "any", depth+1)
 			}
-			d.Outcomes = append(d.Outcomes, Outcome{
-				Rule:     l.rule(op+".rule", om["rule"], depth+1),
-				Criteria: l.ints(op+".criteria", om["criteria"], 1, max),
-				IsAny:    l.boolean(op+".isAny", om, "isAny"),
-			})
+			if o.Criteria == nil {
+				for i := lo; i <= hi; i++ {
+					o.Criteria = append(o.Criteria, i)
+				}
+			}
+			d.Outcomes = append(d.Outcomes, o)
 		}
+	}
+	for i, o := range l.array(path+".outcomes", os, false, 0, MaxOutcomes) {
+		op := fmt.Sprintf("%s.outcomes[%d]", path, i)
+		om := l.object(op, o)
+		if om == nil {
+			continue
+		}
+		d.Outcomes = append(d.Outcomes, Outcome{
+			Rule:     l.rule(op+".rule", om, "rule", depth+1),
+			Criteria: l.ints(op+".criteria", om["criteria"], 1, hi),
+			IsAny:    l.boolean(op+".isAny", om, "isAny"),
+		})
 	}
 	return d
 }
 
-func (l *loader) condition(path string, v any, depth int) *Condition {
+func (l *loader) condition(path string, parent map[string]any, depth int) *Condition {
+	v, ok := parent["condition"]
+	if !ok || v == nil {
+		l.fail(path, "is required")
+		return nil
+	}
 	m := l.object(path, v)
 	if m == nil {
 		return nil
 	}
 	c := &Condition{
-		Criteria:             l.ints(path+".criteria", m["criteria"], 1, 6*MaxDice),
 		Description:          l.optString(path+".description", m, "description"),
 		NumSuccessesRequired: l.integer(path+".numSuccessesRequired", m, "numSuccessesRequired", 1, MaxTurns),
 		Immediate:            l.boolean(path+".immediate", m, "immediate"),
 	}
+	if dr, ok := m["diceRolls"]; ok && dr != nil {
+		c.DiceRolls = l.diceRolls(path+".diceRolls", dr, depth, false)
+	}
+	hi := 6
+	if c.DiceRolls != nil && c.DiceRolls.Type == RollsCumulative {
+		hi = 6 * max(1, c.DiceRolls.NumRequired)
+	}
+	c.Criteria = l.ints(path+".criteria", m["criteria"], 1, hi)
 	if cons, ok := m["consequence"]; ok && cons != nil {
-		r := l.rule(path+".consequence", cons, depth+1)
+		r := l.rule(path+".consequence", m, "consequence", depth+1)
 		c.Consequence = &r
 	}
-	if dr, ok := m["diceRolls"]; ok && dr != nil {
-		c.DiceRolls = l.diceRolls(path+".diceRolls", dr, depth)
-	}
 	return c
-}
-
-// MarshalJSON writes a modifier as the file does: [op, value].
-func (m Modifier) MarshalJSON() ([]byte, error) { return json.Marshal([]any{m.Op, m.Value}) }
-
-// UnmarshalJSON reads [op, value].
-func (m *Modifier) UnmarshalJSON(b []byte) error {
-	var a []json.RawMessage
-	if err := json.Unmarshal(b, &a); err != nil || len(a) != 2 {
-		return fmt.Errorf("modifier must be [op, value]")
-	}
-	if err := json.Unmarshal(a[0], &m.Op); err != nil {
-		return err
-	}
-	return json.Unmarshal(a[1], &m.Value)
 }

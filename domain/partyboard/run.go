@@ -7,80 +7,117 @@ import (
 	"github.com/meeple-games/meeple/domain"
 )
 
-// wait makes the game wait for input on the rule at path.
-func (s *step) wait(action, path string, r *Rule, players []string) *Await {
-	s.g.Await = &Await{Action: action, Players: players, Purpose: "rule", Rule: path, Text: r.DisplayText}
-	return s.g.Await
+// await makes the game wait for action from players, for the rule at path (r
+// may be nil for the turn roll), and returns the Await to fill in.
+func (s *step) await(action, purpose, path string, r *Rule, players []string) *Await {
+	w := &Await{Action: action, Players: players, Purpose: purpose, Rule: path}
+	if r != nil {
+		w.RuleType, w.Text = r.Type, r.DisplayText
+	}
+	s.g.Await = w
+	return w
 }
 
-// run applies the rule at path to player pi (the player it happened to). A
-// rule that needs input leaves s.g.Await set; otherwise it is done.
-func (s *step) run(path string, pi int) {
+func (s *step) cur() *Player { return &s.g.Players[s.g.Current] }
+
+// others returns the ids of every player but player pi, in turn order.
+func (s *step) others(pi int) []string {
+	out := make([]string, 0, len(s.g.Players)-1)
+	for i, p := range s.g.Players {
+		if i != pi {
+			out = append(out, p.ID)
+		}
+	}
+	return out
+}
+
+func (s *step) effect(d EffectData) {
+	s.emit(s.cur().ID, EventEffect, d)
+}
+
+// run applies the rule at path to the current player (rules always happen
+// to the player whose turn it is; targets name the others). A rule that needs
+// input leaves s.g.Await set; the answer carries it on. Rules a rule leads to
+// (outcomes, choices, consequences) run the same way.
+func (s *step) run(path string) {
 	r, ok := s.b.RuleAt(path)
-	if !ok {
+	if !ok || s.g.Phase != PhasePlaying {
 		return
 	}
 	g := &s.g
-	p := &g.Players[pi]
+	pi := g.Current
+	p := s.cur()
 	me := []string{p.ID}
-	s.emit(p.ID, "rule", map[string]any{"rule": path, "type": r.Type, "text": r.DisplayText})
+	s.emit(p.ID, EventRule, RuleData{Rule: path, Type: r.Type, Text: r.DisplayText})
 	switch r.Type {
 	case DisplayRule:
-		s.wait(ActionConfirm, path, r, me)
-	case ChallengeRule:
-		w := s.wait(ActionChallenge, path, r, me)
-		w.Targets = g.ids()
+		s.await(ActionConfirm, PurposeRule, path, r, me)
 	case GameOverRule:
-		g.Phase, g.Winner, g.Await, g.Then = PhaseOver, p.ID, nil, nil
-		var losers []string
-		for _, i := range s.others(pi) {
-			losers = append(losers, g.Players[i].ID)
-		}
-		s.emit(p.ID, domain.EventGameOver, domain.GameOver{Kind: Kind, Mode: g.BoardID, Winners: []string{p.ID},
-			Losers: losers, Players: g.ids(), Reason: "finish"})
+		s.finish(pi)
 	case ExtraTurnRule:
 		p.ExtraTurns += max(1, r.NumTurns)
+		s.effect(EffectData{Rule: path, Target: p.ID, Effect: EffectExtraTurns, Value: p.ExtraTurns})
 	case SkipTurnRule:
 		p.LostTurns += r.NumTurns
+		s.effect(EffectData{Rule: path, Target: p.ID, Effect: EffectLostTurns, Value: p.LostTurns})
 	case SkipNextMandatoryRule:
-		p.SkipMandatory += r.NumSpaces
+		p.MandatorySkips += r.NumSpaces
+		s.effect(EffectData{Rule: path, Target: p.ID, Effect: EffectMandatorySkips, Value: p.MandatorySkips})
 	case AddMandatoryRule:
-		p.Mandatory = append(p.Mandatory, *r.TileIndex)
+		if !slices.Contains(p.Mandatory, *r.TileIndex) {
+			p.Mandatory = append(p.Mandatory, *r.TileIndex)
+		}
+		s.effect(EffectData{Rule: path, Target: p.ID, Effect: EffectMandatoryTile, Tile: r.TileIndex})
 	case AnchorRule:
 		p.Anchors += r.NumTurns
+		s.effect(EffectData{Rule: path, Target: p.ID, Effect: EffectAnchors, Value: p.Anchors})
 	case ReverseTurnOrderRule:
 		g.Reversed = !g.Reversed
+		rev := g.Reversed
+		s.effect(EffectData{Rule: path, Effect: EffectTurnOrder, Reversed: &rev})
+	case ChallengeRule:
+		// The reference: the lander picks an opponent, then who won; the
+		// winner gains an extra turn and the loser loses one.
+		s.await(ActionChallenge, PurposeRule, path, r, me).Targets = append(me[:1:1], s.others(pi)...)
+	case StarterSelectionRule:
+		s.await(ActionStarter, PurposeRule, path, r, g.PlayerIDs()).Starters = slices.Clone(r.Starters)
+	case GroupRollRule:
+		for i := range g.Players {
+			g.Players[i].GroupRoll = 0
+		}
+		s.await(ActionGroupRoll, PurposeRule, path, r, g.PlayerIDs()).Dice = 1
 	case UpdateStarterRule:
 		if len(r.Starters) > 0 {
 			p.Starter = r.Starters[0]
+			s.effect(EffectData{Rule: path, Target: p.ID, Effect: EffectStarter, Starter: p.Starter})
 			break
 		}
-		w := s.wait(ActionTarget, path, r, me)
-		w.Targets = s.targetIDs(pi)
-	case StarterSelectionRule:
-		w := s.wait(ActionStarter, path, r, g.ids())
-		w.Starters = append([]string(nil), r.Starters...)
-	case GroupRollRule:
-		s.wait(ActionGroupRoll, path, r, g.ids())
+		s.await(ActionTarget, PurposeRule, path, r, me).Targets = s.others(pi)
 	case ChoiceRule:
-		w := s.wait(ActionChoose, path, r, me)
-		for _, c := range r.Choices {
-			w.Choices = append(w.Choices, c.Rule.DisplayText)
+		if r.DiceRolls != nil { // the reference: roll first (Saffron Gym), then choose
+			s.await(ActionRoll, PurposeRule, path, r, me).Dice = r.DiceRolls.NumRequired
+			break
 		}
+		s.awaitChoice(path, r)
 	case DiceRollRule, DrinkDuringLostTurnsRule:
-		w := s.wait(ActionRoll, path, r, me)
-		w.Dice = r.DiceRolls.NumRequired
+		s.await(ActionRoll, PurposeRule, path, r, me).Dice = r.DiceRolls.NumRequired
 	case RollUntilRule:
-		w := s.wait(ActionRoll, path, r, me)
-		w.Dice = 1
+		s.await(ActionRoll, PurposeRule, path, r, me).Dice = 1
+	case ProxyRule:
+		s.proxy(path, r)
 	case MoveRule, SpeedModifierRule, RollAugmentationRule, ApplyMoveConditionRule:
 		switch r.PlayerTarget {
 		case TargetCustom:
-			w := s.wait(ActionTarget, path, r, me)
-			w.Targets = s.targetIDs(pi)
+			s.await(ActionTarget, PurposeRule, path, r, me).Targets = s.others(pi)
 		case TargetAllOthers:
-			for _, i := range s.others(pi) {
-				s.affect(path, r, i)
+			if r.Type == MoveRule && r.TileIndex == nil && r.DiceRolls != nil {
+				s.await(ActionRoll, PurposeRule, path, r, me).Dice = r.DiceRolls.NumRequired // one roll moves them all
+				break
+			}
+			for i := range g.Players {
+				if i != pi && g.Phase == PhasePlaying {
+					s.affect(path, r, i)
+				}
 			}
 		default:
 			s.affect(path, r, pi)
@@ -88,13 +125,11 @@ func (s *step) run(path string, pi int) {
 	}
 }
 
-// targetIDs are the players a custom target may name: everyone else.
-func (s *step) targetIDs(pi int) []string {
-	var out []string
-	for _, i := range s.others(pi) {
-		out = append(out, s.g.Players[i].ID)
+func (s *step) awaitChoice(path string, r *Rule) {
+	w := s.await(ActionChoose, PurposeRule, path, r, []string{s.cur().ID})
+	for _, c := range r.Choices {
+		w.Choices = append(w.Choices, c.Rule.DisplayText)
 	}
-	return out
 }
 
 // affect applies a targeted rule to player ti.
@@ -102,110 +137,248 @@ func (s *step) affect(path string, r *Rule, ti int) {
 	t := &s.g.Players[ti]
 	switch r.Type {
 	case SpeedModifierRule, RollAugmentationRule:
-		if r.Modifier != nil {
-			t.SpeedMods = append(t.SpeedMods, SpeedMod{Op: r.Modifier.Op, Value: r.Modifier.Value, Turns: max(1, r.NumTurns)})
+		m := Mod{Op: r.Modifier.Op, Value: r.Modifier.Value, Turns: max(1, r.NumTurns)}
+		effect := EffectSpeedModifier
+		if r.Type == SpeedModifierRule {
+			t.SpeedMods = append(t.SpeedMods, m)
+		} else {
+			t.RollMods = append(t.RollMods, m)
+			effect = EffectRollAugmentation
 		}
+		s.effect(EffectData{Rule: path, Target: t.ID, Effect: effect, Modifier: &m})
 	case ApplyMoveConditionRule:
-		t.Condition = &MoveCheck{Rule: path}
-	case UpdateStarterRule:
+		c := r.Condition
+		t.Condition = &MoveCondition{Rule: path, Description: c.Description, Required: c.NumSuccessesRequired, Dice: c.dice()}
+		s.effect(EffectData{Rule: path, Target: t.ID, Effect: EffectMoveCondition})
+		if c.Immediate { // self only (checked at load): roll for it now
+			s.await(ActionRoll, PurposeRule, path, r, []string{t.ID}).Dice = c.dice()
+		}
+	case UpdateStarterRule: // a chosen player: swap starters
 		me := s.cur()
 		me.Starter, t.Starter = t.Starter, me.Starter
+		s.effect(EffectData{Rule: path, Target: me.ID, Effect: EffectStarter, Starter: me.Starter})
+		s.effect(EffectData{Rule: path, Target: t.ID, Effect: EffectStarter, Starter: t.Starter})
 	case MoveRule:
 		switch {
 		case r.TileIndex != nil:
-			from := t.Tile
-			t.Tile = min(*r.TileIndex, s.last())
-			t.Condition = nil
-			s.emit(t.ID, "moved", map[string]any{"from": from, "to": t.Tile})
+			s.relocate(path, ti, *r.TileIndex)
 		case r.DiceRolls != nil:
-			w := s.wait(ActionRoll, path, r, []string{s.cur().ID})
-			w.Dice = r.DiceRolls.NumRequired
-			w.Targets = []string{t.ID}
+			s.await(ActionRoll, PurposeRule, path, r, []string{s.cur().ID}).Dice = r.DiceRolls.NumRequired
+			s.g.Await.Target = t.ID
 		default:
 			n := r.NumSpaces
-			if r.Direction == "back" {
+			if r.Direction == Back {
 				n = -n
 			}
-			s.moveBy(ti, n)
+			s.relocate(path, ti, t.Tile+n)
 		}
 	}
 }
 
-// answer applies the awaited input a.
-func (s *step) answer(a domain.Action) error {
+// relocate puts player ti on tile (clamped to the board) for a MoveRule. As in
+// the reference, the tile's rule does not run and mandatory tiles and anchors
+// do not stop the move, with one exception: a player moved onto a tile with a
+// GameOverRule has reached the finish and wins.
+func (s *step) relocate(path string, ti, tile int) {
+	t := &s.g.Players[ti]
+	from := t.Tile
+	t.Tile = min(max(0, tile), s.b.last())
+	if t.Tile == from {
+		return
+	}
+	s.emit(t.ID, EventMoved, MovedData{From: from, To: t.Tile, Cause: "rule", Rule: path})
+	if s.b.Tiles[t.Tile].Rule.Type == GameOverRule {
+		s.finish(ti)
+	}
+}
+
+// finish ends the game with player wi the winner.
+func (s *step) finish(wi int) {
+	g := &s.g
+	if g.Phase != PhasePlaying {
+		return
+	}
+	g.Phase, g.Winner, g.Await, g.Next = PhaseOver, g.Players[wi].ID, nil, nil
+	var losers []string
+	for i, p := range g.Players {
+		if i != wi {
+			losers = append(losers, p.ID)
+		}
+	}
+	s.emit(g.Winner, domain.EventGameOver, domain.GameOver{Kind: Kind, Mode: g.BoardID,
+		Winners: []string{g.Winner}, Losers: losers, Players: g.PlayerIDs(), Reason: "finish"})
+}
+
+// rollDice rolls n dice for the current input.
+func (s *step) rollDice(n int) []int {
+	out := make([]int, max(1, n))
+	for i := range out {
+		out[i] = s.dice.Roll(6)
+	}
+	s.g.LastRolls = out
+	return out
+}
+
+// answerRoll rolls what the game awaits and carries on.
+func (s *step) answerRoll() {
 	g := &s.g
 	w := *g.Await
-	pi := g.seat(a.Actor.ID)
-	switch w.Action {
-	case ActionRoll:
-		return s.answerRoll(w, pi)
-	case ActionConfirm:
-		g.Await = nil
-	case ActionChoose:
-		var req struct {
-			Choice *int `json:"choice"`
+	g.Await = nil
+	rolls := s.rollDice(w.Dice)
+	p := s.cur()
+	defer func() { s.result = RollResult{Purpose: w.Purpose, Rolls: rolls, Tile: p.Tile} }()
+	switch w.Purpose {
+	case PurposeTurnRoll:
+		s.turnRoll(rolls[0])
+		return
+	case PurposeCondition:
+		s.emit(p.ID, EventRolled, RolledData{Purpose: w.Purpose, Rule: w.Rule, Rolls: rolls})
+		d, consequence := s.checkCondition(g.Current, rolls)
+		s.emit(p.ID, EventCondition, d)
+		if !d.CanMove {
+			g.Next = []string{StepEnd} // no turn roll this turn
+			if consequence != "" {
+				s.run(consequence)
+			}
 		}
-		if err := domain.DecodePayload(a.Payload, &req); err != nil {
-			return err
+		return
+	}
+	s.emit(p.ID, EventRolled, RolledData{Purpose: w.Purpose, Rule: w.Rule, Rolls: rolls})
+	r, ok := s.b.RuleAt(w.Rule)
+	if !ok {
+		return
+	}
+	switch r.Type {
+	case DiceRollRule:
+		if i := outcome(r.DiceRolls, rolls); i >= 0 {
+			s.run(fmt.Sprintf("%s.diceRolls.outcomes[%d].rule", w.Rule, i))
 		}
-		if req.Choice == nil || *req.Choice < 0 || *req.Choice >= len(w.Choices) {
-			return domain.Errorf(domain.EINVALID, "choice must be a number from 0 to %d", len(w.Choices)-1)
+	case DrinkDuringLostTurnsRule:
+		p.LostTurns += rolls[0]
+		p.LostTurnDrinks = rolls[len(rolls)-1]
+		s.effect(EffectData{Rule: w.Rule, Target: p.ID, Effect: EffectLostTurns, Value: p.LostTurns})
+	case RollUntilRule:
+		if !slices.Contains(r.Criteria, rolls[0]) {
+			g.Await = &w // again, until a roll meets the criteria
 		}
-		g.Await = nil
-		s.result = map[string]any{"choice": *req.Choice}
-		s.run(fmt.Sprintf("%s.choices[%d].rule", w.Rule, *req.Choice), g.Current)
-	case ActionTarget:
-		var req struct {
-			PlayerID string `json:"playerId"`
+	case ChoiceRule:
+		s.awaitChoice(w.Rule, r)
+	case ApplyMoveConditionRule: // an immediate condition: it counts, but no move now
+		d, consequence := s.checkCondition(g.Current, rolls)
+		s.emit(p.ID, EventCondition, d)
+		if consequence != "" {
+			s.run(consequence)
 		}
-		if err := domain.DecodePayload(a.Payload, &req); err != nil {
-			return err
+	case MoveRule:
+		n := sum(rolls)
+		if r.Direction == Back {
+			n = -n
 		}
-		if !slices.Contains(w.Targets, req.PlayerID) {
-			return domain.Errorf(domain.EINVALID, "playerId must be one of %v", w.Targets)
+		for i := range g.Players {
+			if g.Phase != PhasePlaying {
+				break // someone was moved onto the finish
+			}
+			if (w.Target == "" && i != g.Current) || g.Players[i].ID == w.Target {
+				s.relocate(w.Rule, i, g.Players[i].Tile+n)
+			}
 		}
-		g.Await = nil
-		r, _ := s.b.RuleAt(w.Rule)
-		s.affect(w.Rule, r, g.seat(req.PlayerID))
-	case ActionChallenge:
-		var req struct {
-			Winner string `json:"winner"`
-			Loser  string `json:"loser"`
+	}
+}
+
+// outcome returns the index of the outcome rolls meet, -1 for none. An isAny
+// outcome needs one die in its criteria and wins over the others (the
+// reference returns it at once); otherwise the first outcome, in file order,
+// that the sum (cumulative) or every die (default, allMatch) meets.
+func outcome(d *DiceRolls, rolls []int) int {
+	if d == nil {
+		return -1
+	}
+	for i, o := range d.Outcomes {
+		if o.IsAny && slices.ContainsFunc(rolls, func(v int) bool { return contains(o.Criteria, v) }) {
+			return i
 		}
-		if err := domain.DecodePayload(a.Payload, &req); err != nil {
-			return err
+	}
+	for i, o := range d.Outcomes {
+		if o.IsAny {
+			continue
 		}
-		wi, li := g.seat(req.Winner), g.seat(req.Loser)
-		if wi < 0 || li < 0 || wi == li {
-			return domain.Errorf(domain.EINVALID, "winner and loser must be two different players of this game")
+		met := len(rolls) > 0
+		if d.Type == RollsCumulative {
+			met = contains(o.Criteria, sum(rolls))
+		} else {
+			for _, v := range rolls {
+				met = met && contains(o.Criteria, v)
+			}
 		}
-		// Seed: first to finish gets an extra turn, last to finish loses one.
-		g.Players[wi].ExtraTurns++
-		g.Players[li].LostTurns++
-		g.Await = nil
-	case ActionStarter:
-		var req struct {
-			Starter string `json:"starter"`
+		if met {
+			return i
 		}
-		if err := domain.DecodePayload(a.Payload, &req); err != nil {
-			return err
-		}
-		if !slices.Contains(w.Starters, req.Starter) {
-			return domain.Errorf(domain.EINVALID, "starter must be one of %v", w.Starters)
-		}
-		g.Players[pi].Starter = req.Starter
-		s.answered(a.Actor.ID)
-	case ActionGroupRoll:
-		v := s.roll(1)[0]
-		g.Players[pi].GroupRoll = v
-		s.result = map[string]any{"roll": v}
-		s.emit(a.Actor.ID, "groupRolled", map[string]any{"roll": v})
-		s.answered(a.Actor.ID)
+	}
+	return -1
+}
+
+func (s *step) answerChoose(choice *int) error {
+	w := s.g.Await
+	if choice == nil || *choice < 0 || *choice >= len(w.Choices) {
+		return domain.Errorf(domain.EINVALID, "choice must be a number from 0 to %d", len(w.Choices)-1)
+	}
+	s.g.Await = nil
+	s.emit(s.cur().ID, EventChose, ChoseData{Rule: w.Rule, Choice: *choice, Text: w.Choices[*choice]})
+	s.run(fmt.Sprintf("%s.choices[%d].rule", w.Rule, *choice))
+	return nil
+}
+
+func (s *step) answerTarget(id string) error {
+	w := s.g.Await
+	if !slices.Contains(w.Targets, id) {
+		return domain.Errorf(domain.EINVALID, "playerId must be one of %v", w.Targets)
+	}
+	r, ok := s.b.RuleAt(w.Rule)
+	s.g.Await = nil
+	s.emit(s.cur().ID, EventTargeted, TargetedData{Rule: w.Rule, Target: id})
+	if ok {
+		s.affect(w.Rule, r, s.g.Seat(id))
 	}
 	return nil
 }
 
-// answered removes a player from a group input; the last answer ends it.
+func (s *step) answerChallenge(winner, loser string) error {
+	w := s.g.Await
+	me := s.cur().ID
+	if !slices.Contains(w.Targets, winner) || !slices.Contains(w.Targets, loser) || winner == loser || (winner != me && loser != me) {
+		return domain.Errorf(domain.EINVALID, "winner and loser must be you and the player you challenged (one of %v)", w.Targets[1:])
+	}
+	s.g.Await = nil
+	wi, li := s.g.Seat(winner), s.g.Seat(loser)
+	s.g.Players[wi].ExtraTurns++
+	s.g.Players[li].LostTurns++
+	s.emit(me, EventChallenged, ChallengedData{Rule: w.Rule, Winner: winner, Loser: loser})
+	return nil
+}
+
+func (s *step) answerStarter(pi int, starter string) error {
+	w := s.g.Await
+	if !slices.Contains(w.Starters, starter) {
+		return domain.Errorf(domain.EINVALID, "starter must be one of %v", w.Starters)
+	}
+	p := &s.g.Players[pi]
+	p.Starter = starter
+	s.emit(p.ID, EventStarterChosen, StarterChosenData{Starter: starter})
+	s.answered(p.ID)
+	return nil
+}
+
+func (s *step) answerGroupRoll(pi int) {
+	w := s.g.Await
+	rolls := s.rollDice(1)
+	p := &s.g.Players[pi]
+	p.GroupRoll = rolls[0]
+	s.emit(p.ID, EventGroupRolled, GroupRolledData{Rule: w.Rule, Roll: rolls[0]})
+	s.result = RollResult{Purpose: w.Purpose, Rolls: rolls, Tile: p.Tile}
+	s.answered(p.ID)
+}
+
+// answered takes a player off a group input; the last answer ends it.
 func (s *step) answered(id string) {
 	w := s.g.Await
 	w.Players = slices.DeleteFunc(w.Players, func(p string) bool { return p == id })
@@ -214,112 +387,22 @@ func (s *step) answered(id string) {
 	}
 }
 
-func (s *step) answerRoll(w Await, pi int) error {
-	g := &s.g
-	if w.Purpose == "turnRoll" {
-		p := s.cur()
-		roll := s.roll(1)[0]
-		s.result = map[string]any{"roll": roll}
-		s.emit(p.ID, "rolled", map[string]any{"rolls": []int{roll}, "purpose": "turnRoll"})
-		g.Await = nil
-		if p.Condition != nil {
-			if !s.checkCondition(g.Current, roll) {
-				return nil
-			}
-		}
-		n := s.moveRoll(p, roll)
-		s.land(g.Current, s.walk(g.Current, n))
-		return nil
+// proxy runs a board extension's rule (ruling 8) and keeps what it did
+// within the board.
+func (s *step) proxy(path string, r *Rule) {
+	f, ok := proxyRule(r.ProxyRuleID)
+	if !ok {
+		return // LoadBoard refuses such a board
 	}
-	r, _ := s.b.RuleAt(w.Rule)
-	rolls := s.roll(max(1, w.Dice))
-	s.result = map[string]any{"rolls": rolls}
-	s.emit(g.Players[pi].ID, "rolled", map[string]any{"rolls": rolls, "rule": w.Rule})
-	g.Await = nil
-	switch r.Type {
-	case RollUntilRule:
-		if !slices.Contains(r.Criteria, rolls[0]) {
-			g.Await = &w // roll again
-		}
-	case DrinkDuringLostTurnsRule:
-		s.cur().LostTurns += rolls[0]
-	case MoveRule:
-		sum := 0
-		for _, v := range rolls {
-			sum += v
-		}
-		if r.Direction == "back" {
-			sum = -sum
-		}
-		if len(w.Targets) == 1 {
-			s.moveBy(g.seat(w.Targets[0]), sum)
-		}
-	case DiceRollRule, ChoiceRule:
-		if r.DiceRolls == nil {
-			return nil
-		}
-		for i, o := range r.DiceRolls.Outcomes {
-			if matches(r.DiceRolls.Type, o, rolls) {
-				s.run(fmt.Sprintf("%s.diceRolls.outcomes[%d].rule", w.Rule, i), g.Current)
-				break
-			}
-		}
+	n := len(s.g.Players)
+	f(&ProxyCall{Game: &s.g, Board: s.b, Player: s.g.Current, Rule: r, Path: path, Dice: s.dice, step: s})
+	if len(s.g.Players) != n {
+		panic(fmt.Sprintf("partyboard: proxy rule %q added or removed players", r.ProxyRuleID))
 	}
-	return nil
-}
-
-// matches says whether rolls meet an outcome: default — every roll is in the
-// criteria (isAny: at least one); cumulative — the sum is; allMatch — every
-// roll shows the same number and it is in the criteria.
-func matches(typ string, o Outcome, rolls []int) bool {
-	switch typ {
-	case RollsCumulative:
-		sum := 0
-		for _, v := range rolls {
-			sum += v
-		}
-		return slices.Contains(o.Criteria, sum)
-	case RollsAllMatch:
-		for _, v := range rolls {
-			if v != rolls[0] {
-				return false
-			}
-		}
-		return slices.Contains(o.Criteria, rolls[0])
+	for i := range s.g.Players {
+		p := &s.g.Players[i]
+		p.Tile = min(max(0, p.Tile), s.b.last())
+		p.LostTurns, p.ExtraTurns = max(0, p.LostTurns), max(0, p.ExtraTurns)
+		p.MandatorySkips, p.Anchors = max(0, p.MandatorySkips), max(0, p.Anchors)
 	}
-	hits := 0
-	for _, v := range rolls {
-		if slices.Contains(o.Criteria, v) {
-			hits++
-		}
-	}
-	if o.IsAny {
-		return hits > 0
-	}
-	return hits == len(rolls)
-}
-
-// checkCondition applies a move condition to a turn roll (ruling 6): a roll
-// that meets it counts as a success, and once enough succeeded the player
-// moves; a failed roll runs the consequence and the player does not move.
-func (s *step) checkCondition(pi, roll int) bool {
-	p := &s.g.Players[pi]
-	r, ok := s.b.RuleAt(p.Condition.Rule)
-	if !ok || r.Condition == nil {
-		p.Condition = nil
-		return true
-	}
-	if slices.Contains(r.Condition.Criteria, roll) {
-		p.Condition.Successes++
-		if p.Condition.Successes >= max(1, r.Condition.NumSuccessesRequired) {
-			p.Condition = nil
-			return true
-		}
-		return false
-	}
-	path := p.Condition.Rule
-	if r.Condition.Consequence != nil {
-		s.run(path+".condition.consequence", pi)
-	}
-	return false
 }

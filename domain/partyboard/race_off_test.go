@@ -1,0 +1,5 @@
+//go:build !race
+
+package partyboard
+
+const raceEnabled = false
