@@ -1,6 +1,7 @@
 package tilerace
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -71,13 +72,7 @@ func RemoveAdmin(c Ctx, g Game, req AdminRequest) (Game, Outcome, error) {
 	}
 	by := c.by(g)
 	g = g.clone()
-	admins := g.Admins[:0:0]
-	for _, x := range g.Admins {
-		if x.ID != req.ID {
-			admins = append(admins, x)
-		}
-	}
-	g.Admins = admins
+	g.Admins = slices.DeleteFunc(slices.Clone(g.Admins), func(x Admin) bool { return x.ID == req.ID })
 	o.write(DocGame)
 	o.emit(EventAdminRemoved, "", AdminChangeData{Admin: a.ID, Name: a.Name, By: by})
 	return g, o, nil
@@ -342,12 +337,14 @@ func CreatePowerupTile(c Ctx, g Game, req PowerupTileRequest) (Game, PowerupTile
 	return g, pt, o, nil
 }
 
-func nextPowerupTileID(g *Game) string {
-	if g.NextPowerupTile < 1 {
-		g.NextPowerupTile = 1
-	}
-	id := "pt-" + strconv.Itoa(g.NextPowerupTile)
-	g.NextPowerupTile++
+func nextPowerupTileID(g *Game) string { return nextID("pt-", &g.NextPowerupTile) }
+
+// nextID takes the next number of a counter that starts at 1 and never goes
+// back, so ids are never reused.
+func nextID(prefix string, counter *int) string {
+	*counter = max(*counter, 1)
+	id := prefix + strconv.Itoa(*counter)
+	*counter++
 	return id
 }
 
@@ -454,14 +451,7 @@ func AddPoolTask(c Ctx, g Game, p Pools, req PoolTaskRequest) (Pools, Outcome, e
 	return p, o, nil
 }
 
-func nextTaskID(p *Pools) string {
-	if p.NextID < 1 {
-		p.NextID = 1
-	}
-	id := "t-" + strconv.Itoa(p.NextID)
-	p.NextID++
-	return id
-}
+func nextTaskID(p *Pools) string { return nextID("t-", &p.NextID) }
 
 // EditPoolTask replaces a pool task's content; a new difficulty moves it to
 // that pool. Its used flag stays; tiles it was placed on keep their copy.

@@ -2,6 +2,7 @@ package tilerace
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/meeple-games/meeple/domain"
@@ -278,13 +279,7 @@ func RemoveTeam(c Ctx, g Game, t Team, req TeamRequest) (Game, Outcome, error) {
 		return g, o, domain.Errorf(domain.ECONFLICT, "team %s won the race and cannot be removed", t.Name)
 	}
 	g = g.clone()
-	teams := g.Teams[:0:0]
-	for _, r := range g.Teams {
-		if r.ID != t.ID {
-			teams = append(teams, r)
-		}
-	}
-	g.Teams = teams
+	g.Teams = slices.DeleteFunc(slices.Clone(g.Teams), func(r TeamRef) bool { return r.ID == t.ID })
 	o.write(DocGame)
 	o.Deletes = []Doc{DocTeam}
 	o.emit(EventTeamRemoved, t.ID, TeamData{Team: t.ID, TeamName: t.Name, By: c.by(g)})
