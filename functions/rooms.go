@@ -28,7 +28,7 @@ func createSpecial[S any](s *Server, rules domain.Rules[S],
 		if err != nil {
 			return nil, err
 		}
-		opts.ID, opts.Actor = id, c.Actor
+		opts.ID = id
 		created, err := store.CreateGame(ctx, s.Store, rules, opts, state)
 		if err != nil {
 			return nil, err

@@ -19,7 +19,6 @@ type Create struct {
 	// ID of the new game; CreateID derives it from the creator and action id so a
 	// retried create finds the game it made the first time.
 	ID       string
-	Actor    domain.Actor
 	RoomCode bool   // reserve a room code others can join with
 	Seed     string // a chosen seed: only when Store.FixedSeeds
 }
