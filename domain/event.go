@@ -21,6 +21,10 @@ type GameOver struct {
 	Draw    bool     `json:"draw,omitempty"` // every player drew; Winners and Losers are empty
 	Players []string `json:"players"`        // everyone who played, so a draw names them too
 	Reason  string   `json:"reason"`         // "target", "forfeit", "timeout", ...
+	// Teams: Winners, Losers and Players are team ids of the game, not
+	// platform players, so no per-player results are recorded (Tile Race:
+	// its players' points go to the game's points ledger by name).
+	Teams bool `json:"teams,omitempty"`
 }
 
 // HasEffects reports whether events hold one the platform's triggers react to.

@@ -104,73 +104,104 @@ func (p *stepper[S]) events() []domain.Event {
 // say not now), EEXISTS (action id reused for a different request), and whatever
 // the rules return; all of them leave the game unchanged.
 func Act[S any](ctx context.Context, st *Store, rules domain.Rules[S], req Request) (json.RawMessage, error) {
-	if req.Action.ID == "" {
-		return nil, domain.Errorf(domain.EINVALID, "actionId is required")
-	}
-	hash := requestHash(req.Action)
-	var reply json.RawMessage
-	err := st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-		reply = nil
+	return runAction(ctx, st, req.GameID, req.Action, func(ctx context.Context, tx *firestore.Transaction, now time.Time) (*actionDone, error) {
 		g, err := loadGame[S](tx, st, rules.Kind(), req.GameID)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		now := st.now()
 		p := &stepper[S]{rules: rules, g: g, seed: seedLoader(tx, st, g.ID)}
-		rejected := func(cause error) error {
-			prev, err := recordedReply(tx.Get(st.actionRef(g.ID, req.Action)))
-			if err != nil {
-				return err
-			}
-			if prev == nil {
-				return cause
-			}
-			if prev.hash != hash {
-				return domain.Errorf(domain.EEXISTS, "actionId %q was already used for a different request", req.Action.ID)
-			}
-			reply = prev.reply
-			return nil
-		}
 		if req.ExpectVersion != nil && *req.ExpectVersion != g.Version {
-			return rejected(domain.Errorf(domain.ECONFLICT, "stale request: the game is at version %d, not %d", g.Version, *req.ExpectVersion))
+			return nil, domain.Errorf(domain.ECONFLICT, "stale request: the game is at version %d, not %d", g.Version, *req.ExpectVersion)
 		}
 		if err := p.expire(now); err != nil {
-			return err
+			return nil, err
 		}
 		s, out, err := guard(func() (S, domain.Outcome, error) {
 			return rules.Apply(g.State, req.Action, domain.Env{Now: now, Dice: p.dice()})
 		})
 		if err != nil {
-			if errors.As(err, new(*domain.Error)) {
-				return rejected(err)
-			}
-			return err
+			return nil, err
 		}
 		p.record(s, req.Action.Actor, req.Action.Type, out)
-		body, err := json.Marshal(Reply{GameID: g.ID, Version: g.Version, Events: p.events(), Result: p.result})
+		return &actionDone{
+			reply:   Reply{GameID: g.ID, Version: g.Version, Events: p.events(), Result: p.result},
+			version: g.Version,
+			write:   func() error { return p.write(tx, st, req.Action.ID, now) },
+		}, nil
+	})
+}
+
+// actionDone is what the body of an action transaction did: the reply, and the
+// writes to make once every read is done.
+type actionDone struct {
+	reply   any
+	version int64 // recorded with the action
+	write   func() error
+}
+
+// runAction is the transaction every action runs in, whatever the game: body
+// reads and applies the action; a domain error from it is the action's
+// refusal, unless the same action id already succeeded, in which case its
+// first reply is returned again (a retry). On success the writes are made and
+// the action record games/{id}/actions/{actorId}~{actionId} is created with
+// the reply, so a concurrent duplicate fails the Create and gets that reply.
+//
+// Errors: EINVALID (no action id), EEXISTS (action id reused for a different
+// request), and body's errors.
+func runAction(ctx context.Context, st *Store, gameID string, a domain.Action, body func(context.Context, *firestore.Transaction, time.Time) (*actionDone, error)) (json.RawMessage, error) {
+	if a.ID == "" {
+		return nil, domain.Errorf(domain.EINVALID, "actionId is required")
+	}
+	if gameID == "" {
+		return nil, domain.Errorf(domain.EINVALID, "gameId is required")
+	}
+	hash := requestHash(a)
+	var reply json.RawMessage
+	err := st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		reply = nil
+		now := st.now()
+		done, err := body(ctx, tx, now)
+		if err != nil {
+			if !errors.As(err, new(*domain.Error)) {
+				return err
+			}
+			prev, rerr := recordedReply(tx.Get(st.actionRef(gameID, a)))
+			if rerr != nil {
+				return rerr
+			}
+			if prev == nil {
+				return err
+			}
+			if prev.hash != hash {
+				return domain.Errorf(domain.EEXISTS, "actionId %q was already used for a different request", a.ID)
+			}
+			reply = prev.reply
+			return nil
+		}
+		b, err := json.Marshal(done.reply)
 		if err != nil {
 			return err
 		}
-		if err := p.write(tx, st, req.Action.ID, now); err != nil {
+		if err := done.write(); err != nil {
 			return err
 		}
-		if err := tx.Create(st.actionRef(g.ID, req.Action), map[string]any{
-			"type": req.Action.Type, "actor": req.Action.Actor.ID, "hash": hash,
-			fVersion: g.Version, "reply": string(body), "at": now,
+		if err := tx.Create(st.actionRef(gameID, a), map[string]any{
+			"type": a.Type, "actor": a.Actor.ID, "hash": hash,
+			fVersion: done.version, "reply": string(b), "at": now,
 		}); err != nil {
 			return err
 		}
-		reply = body
+		reply = b
 		return nil
 	})
 	if status.Code(err) == codes.AlreadyExists {
 		// A concurrent retry of the same action id committed first.
-		prev, rerr := recordedReply(st.actionRef(req.GameID, req.Action).Get(ctx))
+		prev, rerr := recordedReply(st.actionRef(gameID, a).Get(ctx))
 		if rerr != nil {
 			return nil, rerr
 		}
 		if prev == nil || prev.hash != hash {
-			return nil, domain.Errorf(domain.EEXISTS, "actionId %q was already used for a different request", req.Action.ID)
+			return nil, domain.Errorf(domain.EEXISTS, "actionId %q was already used for a different request", a.ID)
 		}
 		return prev.reply, nil
 	}
@@ -238,7 +269,7 @@ func (p *stepper[S]) write(tx *firestore.Transaction, st *Store, actionID string
 		if evs == nil {
 			evs = []any{}
 		}
-		if err := tx.Create(st.eventRef(g.ID, s.version), map[string]any{
+		if err := tx.Create(st.eventRef(g.ID, EventID(s.version)), map[string]any{
 			"seq": s.version, "at": now, fKind: g.Kind, "type": s.typ, "actionId": actionID,
 			"actor":   map[string]any{"id": s.actor.ID, "name": s.actor.Name, "role": string(s.actor.Role)},
 			"events":  evs,

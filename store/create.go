@@ -119,7 +119,8 @@ func (s *Store) ResolveRoom(ctx context.Context, code string) (string, error) {
 
 // EventRecord is one entry of a game's public event log.
 type EventRecord struct {
-	Seq      int64          `json:"seq"`
+	ID       string         `json:"id"`  // the document id
+	Seq      int64          `json:"seq"` // the game version it made (0 for Tile Race records)
 	Kind     string         `json:"kind"`
 	Type     string         `json:"type"`
 	ActionID string         `json:"actionId"`
@@ -128,9 +129,10 @@ type EventRecord struct {
 	Pending  bool           `json:"pending"`
 }
 
-// Events reads a game's event log in order.
+// Events reads a game's event log in order (by time, then id: the steps of
+// one transaction share their time and their padded ids sort in order).
 func (s *Store) Events(ctx context.Context, gameID string) ([]EventRecord, error) {
-	snaps, err := s.gameRef(gameID).Collection(colEvents).OrderBy("seq", firestore.Asc).Documents(ctx).GetAll()
+	snaps, err := s.gameRef(gameID).Collection(colEvents).OrderBy(fAt, firestore.Asc).OrderBy(firestore.DocumentID, firestore.Asc).Documents(ctx).GetAll()
 	if err != nil {
 		return nil, err
 	}
@@ -140,6 +142,7 @@ func (s *Store) Events(ctx context.Context, gameID string) ([]EventRecord, error
 		if err := fromFirestore(snap.Data(), &r); err != nil {
 			return nil, err
 		}
+		r.ID = snap.Ref.ID
 		out = append(out, r)
 	}
 	return out, nil

@@ -42,10 +42,14 @@ const (
 )
 
 // LedgerID is the id of the ledger entry a player gets for the i-th gameOver
-// event of the event record seq of a game: "{gameId}-{seq}", with "-{i}" added
-// for i > 0 (a step never ends a game twice, so in practice i is 0).
-func LedgerID(gameID string, seq int64, i int) string {
-	id := gameID + "-" + strconv.FormatInt(seq, 10)
+// event of the event record eventID of a game: "{gameId}-{seq}" for a record
+// EventID(seq) (without the padding), "{gameId}-{eventID}" otherwise, with
+// "-{i}" added for i > 0 (a step never ends a game twice, so in practice i is 0).
+func LedgerID(gameID, eventID string, i int) string {
+	id := gameID + "-" + eventID
+	if seq, err := strconv.ParseInt(eventID, 10, 64); err == nil && EventID(seq) == eventID {
+		id = gameID + "-" + strconv.FormatInt(seq, 10)
+	}
 	if i > 0 {
 		id += "-" + strconv.Itoa(i)
 	}
@@ -167,6 +171,7 @@ type recordEvent struct {
 }
 
 // ApplyEffects runs the effects of the event record games/{gameID}/events/{seq}
+// (seq is the record's document id)
 // in one transaction, exactly once: for every gameOver event, a ledger entry per
 // player (players/{p}/ledger/{LedgerID}), the player's per-kind, per-mode totals
 // (players/{p}.stats.{kind}.{mode}) and the leaderboards/{kind}-{mode} document;
@@ -180,9 +185,9 @@ type recordEvent struct {
 // Reads: the record, the game (only for a draw that names no players), every
 // player of the record and every leaderboard it touches. For a two-player game:
 // 4 document reads and 6 writes.
-func (s *Store) ApplyEffects(ctx context.Context, gameID string, seq int64) (applied bool, err error) {
-	if !validID(gameID) {
-		return false, domain.Errorf(domain.EINVALID, "bad game id %q", gameID)
+func (s *Store) ApplyEffects(ctx context.Context, gameID, seq string) (applied bool, err error) {
+	if !validID(gameID) || !validID(seq) {
+		return false, domain.Errorf(domain.EINVALID, "bad game id %q or event id %q", gameID, seq)
 	}
 	var invalid error
 	err = s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
@@ -224,10 +229,10 @@ func (s *Store) ApplyEffects(ctx context.Context, gameID string, seq int64) (app
 
 // collectEffects decodes the gameOver events of a record into awards; it reads
 // the game document only when a draw names no players.
-func (s *Store) collectEffects(tx *firestore.Transaction, gameID string, seq int64, record map[string]any) (*effects, error) {
+func (s *Store) collectEffects(tx *firestore.Transaction, gameID, seq string, record map[string]any) (*effects, error) {
 	var evs []recordEvent
 	if err := fromFirestore(record["events"], &evs); err != nil {
-		return nil, domain.Errorf(domain.EINVALID, "event record %s/%d: %v", gameID, seq, err)
+		return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: %v", gameID, seq, err)
 	}
 	recordKind, _ := record[fKind].(string)
 	fx := &effects{delta: map[string]map[board]Totals{}}
@@ -239,7 +244,10 @@ func (s *Store) collectEffects(tx *firestore.Transaction, gameID string, seq int
 		}
 		var over domain.GameOver
 		if err := json.Unmarshal(ev.Data, &over); err != nil {
-			return nil, domain.Errorf(domain.EINVALID, "event record %s/%d: gameOver: %v", gameID, seq, err)
+			return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: gameOver: %v", gameID, seq, err)
+		}
+		if over.Teams {
+			continue // team results are the game's own record, not player stats
 		}
 		kind, mode := over.Kind, over.Mode
 		if kind == "" {
@@ -249,7 +257,7 @@ func (s *Store) collectEffects(tx *firestore.Transaction, gameID string, seq int
 			mode = DefaultMode
 		}
 		if !validID(kind) || !validID(mode) {
-			return nil, domain.Errorf(domain.EINVALID, "event record %s/%d: bad kind %q or mode %q", gameID, seq, kind, mode)
+			return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: bad kind %q or mode %q", gameID, seq, kind, mode)
 		}
 		b := board{kind, mode}
 		results := map[string]string{}
@@ -283,7 +291,7 @@ func (s *Store) collectEffects(tx *firestore.Transaction, gameID string, seq int
 		}
 		for _, p := range order {
 			if !validID(p) {
-				return nil, domain.Errorf(domain.EINVALID, "event record %s/%d: bad player id %q", gameID, seq, p)
+				return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: bad player id %q", gameID, seq, p)
 			}
 		}
 		if len(order) == 0 {
@@ -345,7 +353,7 @@ func playersOf(tx *firestore.Transaction, s *Store, gameID string) ([]string, er
 
 // writeEffects reads the players and leaderboards an event record touches (one
 // batched read) and writes the ledger entries, totals and leaderboards.
-func (s *Store) writeEffects(tx *firestore.Transaction, gameID string, seq int64, record map[string]any, fx *effects, now time.Time) error {
+func (s *Store) writeEffects(tx *firestore.Transaction, gameID, seq string, record map[string]any, fx *effects, now time.Time) error {
 	if len(fx.awards) == 0 {
 		return nil
 	}
@@ -391,7 +399,7 @@ func (s *Store) writeEffects(tx *firestore.Transaction, gameID string, seq int64
 		// Create, not Set: the record's pending flag already makes this run
 		// once, and an existing entry would mean something else awarded it.
 		if err := tx.Create(ref, map[string]any{
-			"result": a.result, "kind": a.kind, "mode": a.mode, "gameId": gameID, "seq": seq,
+			"result": a.result, "kind": a.kind, "mode": a.mode, "gameId": gameID, "event": seq,
 			"reason": a.reason, "at": at, "appliedAt": now,
 		}); err != nil {
 			return err

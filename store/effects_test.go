@@ -71,10 +71,10 @@ func TestApplyEffectsAwardsOnce(t *testing.T) {
 		domain.Event{Type: "rolled", Player: "ann", Data: []int{3, 4}},
 		gameOver("zero-hour", []string{"ann"}, []string{"bob"}))
 
-	applied, err := st.ApplyEffects(ctx, "g1", 7)
+	applied, err := st.ApplyEffects(ctx, "g1", store.EventID(7))
 	require.NoError(t, err)
 	require.True(t, applied, "first ApplyEffects: applied")
-	applied, err = st.ApplyEffects(ctx, "g1", 7)
+	applied, err = st.ApplyEffects(ctx, "g1", store.EventID(7))
 	require.NoError(t, err)
 	require.False(t, applied, "second ApplyEffects: applied")
 
@@ -89,7 +89,7 @@ func TestApplyEffectsAwardsOnce(t *testing.T) {
 		require.Equal(t, "dashdice", got["kind"])
 		require.Equal(t, "zero-hour", got["mode"])
 		require.Equal(t, "g1", got["gameId"])
-		require.Equal(t, int64(7), got["seq"])
+		require.Equal(t, store.EventID(7), got["event"])
 		require.Equal(t, effectsAt.Add(-time.Minute), got["at"].(time.Time).UTC())
 	}
 
@@ -121,7 +121,7 @@ func TestApplyEffectsNothingToDo(t *testing.T) {
 			if tc.write {
 				putEventRecord(t, st, "g1", 3, tc.pending, gameOver("classic", []string{"ann"}, []string{"bob"}))
 			}
-			applied, err := st.ApplyEffects(ctx, "g1", 3)
+			applied, err := st.ApplyEffects(ctx, "g1", store.EventID(3))
 			require.NoError(t, err)
 			require.False(t, applied)
 			requireTotals(t, st, "ann", "dashdice", "classic", store.Totals{})
@@ -173,7 +173,7 @@ func TestApplyEffectsResults(t *testing.T) {
 				require.NoError(t, err)
 			}
 			putEventRecord(t, st, "g1", 2, true, tc.events...)
-			applied, err := st.ApplyEffects(ctx, "g1", 2)
+			applied, err := st.ApplyEffects(ctx, "g1", store.EventID(2))
 			require.NoError(t, err)
 			require.True(t, applied)
 			for p, want := range tc.want {
@@ -200,7 +200,7 @@ func TestApplyEffectsInvalidRecordIsRetired(t *testing.T) {
 			ctx := context.Background()
 			st := effectsStore(t)
 			putEventRecord(t, st, "g1", 1, true, tc.event)
-			applied, err := st.ApplyEffects(ctx, "g1", 1)
+			applied, err := st.ApplyEffects(ctx, "g1", store.EventID(1))
 			require.False(t, applied)
 			require.Equal(t, domain.EINVALID, domain.ErrorCode(err), "error %v", err)
 			rec := docData(t, st, "games/g1/events/"+store.EventID(1))
@@ -225,7 +225,7 @@ func TestApplyEffectsConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i], errs[i] = st.ApplyEffects(ctx, "g1", 4)
+			results[i], errs[i] = st.ApplyEffects(ctx, "g1", store.EventID(4))
 		}()
 	}
 	wg.Wait()
@@ -252,8 +252,8 @@ func TestApplyEffectsFromAction(t *testing.T) {
 	require.NoError(t, err)
 	pending, err := st.PendingEvents(ctx, effectsAt, 10)
 	require.NoError(t, err)
-	require.Equal(t, []store.PendingEvent{{GameID: "g1", Seq: 1}}, pending)
-	applied, err := st.ApplyEffects(ctx, "g1", 1)
+	require.Equal(t, []store.PendingEvent{{GameID: "g1", EventID: store.EventID(1)}}, pending)
+	applied, err := st.ApplyEffects(ctx, "g1", store.EventID(1))
 	require.NoError(t, err)
 	require.True(t, applied)
 	requireTotals(t, st, "ann", "sweep", store.DefaultMode, store.Totals{Wins: 1, Played: 1})
@@ -273,7 +273,7 @@ func TestLeaderboardOrderAcrossGames(t *testing.T) {
 			evs = append(evs, gameOver("classic", []string{fmt.Sprintf("p%02d", i)}, []string{"zed"}))
 		}
 		putEventRecord(t, st, "g", r, true, evs...)
-		applied, err := st.ApplyEffects(ctx, "g", r)
+		applied, err := st.ApplyEffects(ctx, "g", store.EventID(r))
 		require.NoError(t, err)
 		require.True(t, applied, "round %d applied", r)
 	}

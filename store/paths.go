@@ -44,8 +44,11 @@ func (s *Store) actionRef(gameID string, a domain.Action) *firestore.DocumentRef
 // zero-padded so ids sort in order.
 func EventID(seq int64) string { return fmt.Sprintf("%012d", seq) }
 
-func (s *Store) eventRef(gameID string, seq int64) *firestore.DocumentRef {
-	return s.gameRef(gameID).Collection(colEvents).Doc(EventID(seq))
+// eventRef is an event record: EventID(seq) for games with one versioned
+// document, "{actorId}~{actionId}" (the action record's id) for games whose
+// actions write several documents (Tile Race).
+func (s *Store) eventRef(gameID, id string) *firestore.DocumentRef {
+	return s.gameRef(gameID).Collection(colEvents).Doc(id)
 }
 
 func (s *Store) roomRef(code string) *firestore.DocumentRef {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"strconv"
 	"time"
 
 	"cloud.google.com/go/firestore"
@@ -36,8 +35,8 @@ func (s *Store) DueGames(ctx context.Context, now time.Time, limit int) ([]DueGa
 
 // PendingEvent names an event record whose effects have not run.
 type PendingEvent struct {
-	GameID string
-	Seq    int64
+	GameID  string
+	EventID string
 }
 
 // PendingEvents returns up to limit event records, oldest first, that are still
@@ -60,11 +59,7 @@ func (s *Store) PendingEvents(ctx context.Context, olderThan time.Time, limit in
 		if game == nil || game.Parent == nil || game.Parent.ID != colGames || game.Parent.Parent != nil {
 			continue
 		}
-		seq, err := strconv.ParseInt(snap.Ref.ID, 10, 64)
-		if err != nil || EventID(seq) != snap.Ref.ID {
-			continue
-		}
-		out = append(out, PendingEvent{GameID: game.ID, Seq: seq})
+		out = append(out, PendingEvent{GameID: game.ID, EventID: snap.Ref.ID})
 	}
 	return out, nil
 }

@@ -106,9 +106,9 @@ func TestPendingEvents(t *testing.T) {
 		limit     int
 		want      []store.PendingEvent
 	}{
-		{"older than 30s", effectsAt.Add(-30 * time.Second), 10, []store.PendingEvent{{"g1", 1}, {"g2", 5}}},
-		{"up to now", effectsAt, 10, []store.PendingEvent{{"g1", 1}, {"g2", 5}, {"g3", 1}}},
-		{"limited", effectsAt, 1, []store.PendingEvent{{"g1", 1}}},
+		{"older than 30s", effectsAt.Add(-30 * time.Second), 10, []store.PendingEvent{{"g1", store.EventID(1)}, {"g2", store.EventID(5)}}},
+		{"up to now", effectsAt, 10, []store.PendingEvent{{"g1", store.EventID(1)}, {"g2", store.EventID(5)}, {"g3", store.EventID(1)}}},
+		{"limited", effectsAt, 1, []store.PendingEvent{{"g1", store.EventID(1)}}},
 		{"none old enough", effectsAt.Add(-2 * time.Minute), 10, []store.PendingEvent{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -119,17 +118,14 @@ func Retryable(err error) bool {
 // EventRecordPattern is the document pattern GameEvent watches.
 const EventRecordPattern = "games/{gameId}/events/{eventId}"
 
-// eventRecord parses games/{gameId}/events/{eventId} into the game id and seq.
-func eventRecord(path string) (gameID string, seq int64, ok bool) {
+// eventRecord parses games/{gameId}/events/{eventId} into the game id and the
+// record's id.
+func eventRecord(path string) (gameID, eventID string, ok bool) {
 	parts := strings.Split(path, "/")
-	if len(parts) != 4 || parts[0] != "games" || parts[1] == "" || parts[2] != "events" {
-		return "", 0, false
+	if len(parts) != 4 || parts[0] != "games" || parts[1] == "" || parts[2] != "events" || parts[3] == "" {
+		return "", "", false
 	}
-	seq, err := strconv.ParseInt(parts[3], 10, 64)
-	if err != nil || store.EventID(seq) != parts[3] {
-		return "", 0, false
-	}
-	return parts[1], seq, true
+	return parts[1], parts[3], true
 }
 
 // GameEvent is the function for writes to games/{gameId}/events/{eventId}. A
@@ -245,7 +241,7 @@ func (t *Triggers) RunTick(ctx context.Context, now time.Time) (TickReport, erro
 	r.Pending = len(pending)
 	t.each(len(pending), func(i int) {
 		p := pending[i]
-		applied, err := t.Store.ApplyEffects(ctx, p.GameID, p.Seq)
+		applied, err := t.Store.ApplyEffects(ctx, p.GameID, p.EventID)
 		mu.Lock()
 		defer mu.Unlock()
 		switch {
@@ -253,10 +249,10 @@ func (t *Triggers) RunTick(ctx context.Context, now time.Time) (TickReport, erro
 			r.Applied++
 		case err == nil:
 		case domain.ErrorCode(err) == domain.EINVALID:
-			t.log().Error("Tick: effects of an invalid record dropped", "game", p.GameID, "seq", p.Seq, "err", err)
+			t.log().Error("Tick: effects of an invalid record dropped", "game", p.GameID, "event", p.EventID, "err", err)
 			r.Retired++
 		default:
-			t.log().Error("Tick: effects failed", "game", p.GameID, "seq", p.Seq, "err", err)
+			t.log().Error("Tick: effects failed", "game", p.GameID, "event", p.EventID, "err", err)
 			r.Errors++
 		}
 	})

@@ -169,7 +169,7 @@ func Complete(c Ctx, g Game, t Team, tile Tile, req CompleteRequest) (Game, Team
 // played by teams: Winners, Losers and Players are team ids (players' points
 // go to the points ledger by name instead).
 func gameOver(g Game, winner string) domain.GameOver {
-	over := domain.GameOver{Kind: Kind, Winners: []string{winner}, Players: []string{}, Reason: ReasonFinalTile}
+	over := domain.GameOver{Kind: Kind, Winners: []string{winner}, Players: []string{}, Reason: ReasonFinalTile, Teams: true}
 	for _, r := range g.Teams {
 		over.Players = append(over.Players, r.ID)
 		if r.ID != winner {
