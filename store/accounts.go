@@ -75,16 +75,35 @@ func (s *Store) Login(ctx context.Context, username string, verify func(hash str
 	}
 	uid, _ := snap.Data()["uid"].(string)
 	user := s.FS.Collection(colUsers).Doc(uid)
-	creds := user.Collection(colPrivate).Doc(docCredentials)
 	var acct Account
+	err = s.checkPassword(ctx, user.Collection(colPrivate).Doc(docCredentials), []*firestore.DocumentRef{user}, verify, wrong,
+		func(docs []*firestore.DocumentSnapshot) {
+			name, _ := docs[0].Data()["name"].(string)
+			acct = Account{UID: uid, Name: name}
+		})
+	return acct, err
+}
+
+// checkPassword checks a password against the hash in the credentials
+// document creds ({hash, failures, firstFailureAt}) and counts failures,
+// refusing attempts while MaxLoginFailures failures within LoginWindow stand.
+// The other documents are read in the same transaction and handed to ok on
+// success. Accounts and Tile Race teams and admins share it.
+//
+// Errors: wrong (a missing document or a wrong password, not told apart),
+// ELIMIT (too many failures).
+func (s *Store) checkPassword(ctx context.Context, creds *firestore.DocumentRef, others []*firestore.DocumentRef, verify func(hash string) bool, wrong error, ok func(others []*firestore.DocumentSnapshot)) error {
 	failed := false
-	err = s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-		docs, err := tx.GetAll([]*firestore.DocumentRef{creds, user})
+	err := s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		docs, err := tx.GetAll(append([]*firestore.DocumentRef{creds}, others...))
 		if err != nil {
 			return err
 		}
-		c := docs[0].Data()
 		failed = false
+		if !docs[0].Exists() {
+			return wrong
+		}
+		c := docs[0].Data()
 		now := s.now()
 		failures, _ := c["failures"].(int64)
 		first, _ := c["firstFailureAt"].(time.Time)
@@ -102,15 +121,14 @@ func (s *Store) Login(ctx context.Context, username string, verify func(hash str
 			failed = true // returning an error would roll the count back
 			return tx.Update(creds, []firestore.Update{{Path: "failures", Value: failures + 1}, {Path: "firstFailureAt", Value: first}})
 		}
-		name, _ := docs[1].Data()["name"].(string)
-		acct = Account{UID: uid, Name: name}
+		ok(docs[1:])
 		if c["failures"] != int64(0) {
 			return tx.Update(creds, []firestore.Update{{Path: "failures", Value: 0}})
 		}
 		return nil
 	})
 	if err == nil && failed {
-		return Account{}, wrong
+		return wrong
 	}
-	return acct, err
+	return err
 }
