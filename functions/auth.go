@@ -20,10 +20,14 @@ const bcryptCost = 11
 
 // AuthRequest is the body of the Auth function.
 type AuthRequest struct {
-	Type     string `json:"type"` // guest | register | login
+	Type     string `json:"type"` // guest | register | login | teamLogin | adminLogin
 	Nickname string `json:"nickname"`
 	Username string `json:"username"`
 	Password string `json:"password"`
+	// Tile Race sign-in: the game, and the team or admin (id or name).
+	GameID string `json:"gameId,omitempty"`
+	Team   string `json:"team,omitempty"`
+	Admin  string `json:"admin,omitempty"`
 }
 
 // AuthReply is what a successful sign-in returns.
@@ -122,10 +126,12 @@ func (s *Server) signIn(ctx context.Context, req AuthRequest) (domain.Actor, err
 			return domain.Actor{}, err
 		}
 		return domain.Actor{ID: acct.UID, Name: acct.Name, Role: domain.RolePlayer}, nil
+	case "teamLogin", "adminLogin":
+		return s.raceSignIn(ctx, req)
 	case "":
-		return domain.Actor{}, domain.Errorf(domain.EINVALID, "type is required: guest, register or login")
+		return domain.Actor{}, domain.Errorf(domain.EINVALID, "type is required: guest, register, login, teamLogin or adminLogin")
 	default:
-		return domain.Actor{}, domain.Errorf(domain.EINVALID, "unknown type %q: use guest, register or login", req.Type)
+		return domain.Actor{}, domain.Errorf(domain.EINVALID, "unknown type %q: use guest, register, login, teamLogin or adminLogin", req.Type)
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 )
 
 // Names of the deployed HTTP functions.
-var Names = []string{"Auth", "DashDice", "PartyBoard"}
+var Names = []string{"Auth", "DashDice", "PartyBoard", "TileRace"}
 
 func init() {
 	for _, name := range Names {

@@ -26,6 +26,7 @@ func (s *Server) Routes() map[string]http.HandlerFunc {
 		"Auth":       s.auth,
 		"DashDice":   s.dashDice(),
 		"PartyBoard": s.partyBoard(),
+		"TileRace":   s.tileRace(),
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/tilerace"
 )
 
 // Results a ledger entry records for one player of a finished game.
@@ -162,6 +163,7 @@ type effects struct {
 	players []string // distinct, in first-seen order
 	boards  []board  // distinct, in first-seen order
 	delta   map[string]map[board]Totals
+	points  []tilerace.AwardData // Tile Race: one per completion
 }
 
 // recordEvent is the part of an event record's events the effects read.
@@ -239,6 +241,14 @@ func (s *Store) collectEffects(tx *firestore.Transaction, gameID, seq string, re
 	var gamePlayers []string
 	n := 0
 	for _, ev := range evs {
+		if ev.Type == tilerace.EventPointsAwarded && recordKind == tilerace.Kind {
+			var a tilerace.AwardData
+			if err := json.Unmarshal(ev.Data, &a); err != nil || !validID(a.Key) || a.Player == "" || a.Points <= 0 {
+				return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: bad pointsAwarded %s", gameID, seq, ev.Data)
+			}
+			fx.points = append(fx.points, a)
+			continue
+		}
 		if ev.Type != domain.EventGameOver {
 			continue
 		}
@@ -354,6 +364,10 @@ func playersOf(tx *firestore.Transaction, s *Store, gameID string) ([]string, er
 // writeEffects reads the players and leaderboards an event record touches (one
 // batched read) and writes the ledger entries, totals and leaderboards.
 func (s *Store) writeEffects(tx *firestore.Transaction, gameID, seq string, record map[string]any, fx *effects, now time.Time) error {
+	if len(fx.points) > 0 {
+		// Tile Race records hold no gameOver results for players (teams win).
+		return s.writePoints(tx, gameID, seq, record, fx.points, now)
+	}
 	if len(fx.awards) == 0 {
 		return nil
 	}

@@ -110,7 +110,14 @@ func CreateTeam(c Ctx, g Game, id string, req CreateTeamRequest) (Game, Team, Ou
 	g.Teams = append(g.Teams, TeamRef{ID: id, Name: name, Color: color})
 	o.write(DocGame, DocTeam)
 	o.emit(EventTeamCreated, id, TeamData{Team: id, TeamName: name, Color: color, Members: append([]string(nil), members...), Slot: req.Slot, By: c.by(g)})
+	o.Result = TeamResult{Team: t}
 	return g, t, o, nil
+}
+
+// TeamResult is the result of createTeam: the new team, with the id the
+// team signs in with.
+type TeamResult struct {
+	Team Team `json:"team"`
 }
 
 // UpdateTeamRequest is the payload of "updateTeam": absent fields stay.

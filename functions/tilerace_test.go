@@ -1,0 +1,364 @@
+package functions_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/meeple-games/meeple/domain/tilerace"
+	"github.com/meeple-games/meeple/functions"
+	"github.com/meeple-games/meeple/store"
+)
+
+// race is a Tile Race game set up through the functions.
+type race struct {
+	s      *stack
+	id     string
+	master string // master admin session token
+	admin  string // regular admin session token
+	teams  []raceTeam
+}
+
+type raceTeam struct {
+	id, name, token string
+	members         []string
+}
+
+// raceTasks is a task file with n tasks per difficulty: mostly single
+// completions, some needing 2 of up to 3, some group tasks.
+func raceTasks(n int) string {
+	var b strings.Builder
+	b.WriteString("label,difficulty,max,min,instructions,image,start proof,group\n")
+	for _, d := range []string{"easy", "medium", "hard"} {
+		for i := 1; i <= n; i++ {
+			max, min, group := 1, 1, "no"
+			switch i % 5 {
+			case 1:
+				max, min = 3, 2
+			case 2:
+				max, min, group = 3, 2, "yes"
+			}
+			fmt.Fprintf(&b, "%s task %d,%s,%d,%d,Do %s task %d,,%v,%s\n", d, i, d, max, min, d, i, i%2 == 0, group)
+		}
+	}
+	return b.String()
+}
+
+// newRace creates a game, a regular admin and n teams (each signed in),
+// fills the board from imported pools and, when start, starts the race.
+func newRace(t *testing.T, s *stack, n int, start bool) *race {
+	t.Helper()
+	host := s.guest("Mia")
+	code, out := s.post(host.Token, "TileRace", map[string]any{"actionId": "new", "type": "create", "name": "Mia", "password": "master-pass", "seed": "race-seed"})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	res := out["result"].(map[string]any)
+	r := &race{s: s, id: out["gameId"].(string), master: res["session"].(map[string]any)["token"].(string)}
+
+	r.mustAct(r.master, "add-admin", map[string]any{"type": "addAdmin", "id": "ada", "name": "Ada", "password": "admin-pass"})
+	r.admin = r.login("adminLogin", "admin", "Ada", "admin-pass")
+	for i := 1; i <= n; i++ {
+		members := []string{fmt.Sprintf("Cap%d", i), fmt.Sprintf("Bo%d", i), fmt.Sprintf("Cy%d", i)}
+		out := r.mustAct(r.admin, fmt.Sprintf("team-%d", i), map[string]any{"type": "createTeam", "name": fmt.Sprintf("Team %d", i),
+			"members": members, "slot": (i-1)%5 + 1, "password": fmt.Sprintf("pw-team-%d", i)})
+		id := out["result"].(map[string]any)["team"].(map[string]any)["id"].(string)
+		tok := r.login("teamLogin", "team", fmt.Sprintf("team %d", i), fmt.Sprintf("pw-team-%d", i))
+		r.teams = append(r.teams, raceTeam{id: id, name: fmt.Sprintf("Team %d", i), token: tok, members: members})
+	}
+	r.mustAct(r.admin, "tasks", map[string]any{"type": "importTasks", "data": raceTasks(60)})
+	r.mustAct(r.admin, "ptiles", map[string]any{"type": "importPowerupTiles", "data": "reward,label,points,max,min,claim\nskip1,Kill a boss,1.5,3,1,eachTeam\nback2,First to 99,2,1,1,firstTeam\n"})
+	r.mustAct(r.admin, "board", map[string]any{"type": "randomiseDifficulties", "fill": true})
+	if start {
+		r.mustAct(r.admin, "start", map[string]any{"type": "start"})
+	}
+	return r
+}
+
+func (r *race) login(typ, field, who, password string) string {
+	r.s.t.Helper()
+	code, out := r.s.post("", "Auth", map[string]any{"type": typ, "gameId": r.id, field: who, "password": password})
+	require.Equal(r.s.t, http.StatusOK, code, "%s %s: %v", typ, who, out)
+	return out["token"].(string)
+}
+
+func (r *race) act(token, actionID string, body map[string]any) (int, map[string]any) {
+	r.s.t.Helper()
+	b := map[string]any{"gameId": r.id, "actionId": actionID}
+	for k, v := range body {
+		b[k] = v
+	}
+	return r.s.post(token, "TileRace", b)
+}
+
+func (r *race) mustAct(token, actionID string, body map[string]any) map[string]any {
+	r.s.t.Helper()
+	code, out := r.act(token, actionID, body)
+	require.Equal(r.s.t, http.StatusOK, code, "%s: %v", actionID, out)
+	return out
+}
+
+// doc reads a document as a client with full access would (the rules tests
+// check who may).
+func (r *race) doc(path string, v any) {
+	r.s.t.Helper()
+	snap, err := r.s.store.FS.Doc("games/" + r.id + "/" + path).Get(context.Background())
+	require.NoError(r.s.t, err, path)
+	b, err := json.Marshal(snap.Data())
+	require.NoError(r.s.t, err)
+	require.NoError(r.s.t, json.Unmarshal(b, v))
+}
+
+func (r *race) game() tilerace.Game {
+	var g tilerace.Game
+	_, err := r.s.store.GameState(context.Background(), r.id, &g)
+	require.NoError(r.s.t, err)
+	return g
+}
+
+func (r *race) team(id string) tilerace.Team {
+	var t tilerace.Team
+	r.doc("teams/"+id, &t)
+	return t
+}
+
+func (r *race) board() store.PublicBoard {
+	var b store.PublicBoard
+	r.doc("public/board", &b)
+	return b
+}
+
+// checkFog asserts the public board shows exactly tiles 1..revealedUpTo.
+func (r *race) checkFog() {
+	r.s.t.Helper()
+	g, b := r.game(), r.board()
+	require.Len(r.s.t, b.Tiles, tilerace.NumTiles)
+	for _, pt := range b.Tiles {
+		if pt.N <= g.RevealedUpTo {
+			require.True(r.s.t, pt.Revealed && pt.Content != nil && pt.Content.Label != "", "tile %d is revealed", pt.N)
+		} else {
+			require.Equal(r.s.t, tilerace.PublicTile{N: pt.N, Layout: tilerace.TileLayout(pt.N)}, pt, "tile %d is hidden", pt.N)
+		}
+	}
+}
+
+// completeTile records just enough completions on the team's current tile
+// and completes it, as the team's own client would: from the team document
+// and the public board.
+func (r *race) completeTile(tm raceTeam, actionID string) map[string]any {
+	r.s.t.Helper()
+	t := r.team(tm.id)
+	tile := r.board().Tiles[t.Position-1]
+	require.NotNil(r.s.t, tile.Content, "the team's tile %d is revealed", t.Position)
+	players := tm.members[:tile.Content.Min]
+	return r.mustAct(tm.token, actionID, map[string]any{"type": "complete", "tile": t.Position, "recorded": len(t.Progress), "players": players, "complete": true})
+}
+
+// applyEffects runs the points trigger's work for every pending record (the
+// tick's sweep), twice: the second run must find nothing to do.
+func (r *race) applyEffects() int {
+	r.s.t.Helper()
+	ctx := context.Background()
+	applied := 0
+	for round := 0; round < 2; round++ {
+		pending, err := r.s.store.PendingEvents(ctx, r.s.clock(), 1000)
+		require.NoError(r.s.t, err)
+		for _, p := range pending {
+			ok, err := r.s.store.ApplyEffects(ctx, p.GameID, p.EventID)
+			require.NoError(r.s.t, err)
+			if ok {
+				applied++
+			}
+		}
+		if round == 1 {
+			require.Empty(r.s.t, pending, "nothing left pending")
+		}
+	}
+	return applied
+}
+
+func TestTileRaceWholeRace(t *testing.T) {
+	s := newStack(t)
+	r := newRace(t, s, 5, true)
+	r.checkFog()
+	g := r.game()
+	require.Equal(t, tilerace.StatusActive, g.Status)
+	require.Len(t, g.Teams, 5)
+
+	// A claim of a powerup tile, then a race: each round every team
+	// completes its tile, except team 5, which also completes a second one,
+	// so it leads and wins.
+	out := r.mustAct(r.teams[1].token, "claim", map[string]any{"type": "claimPowerupTile", "powerupTile": "pt-1", "claims": 0, "players": []string{"Cap2", "Bo2"}})
+	require.Equal(t, "skip1", r.team(r.teams[1].id).Inventory[0], "%v", out)
+
+	winner := ""
+	for round := 1; winner == "" && round < 60; round++ {
+		for i := len(r.teams) - 1; i >= 0 && winner == ""; i-- {
+			tm := r.teams[i]
+			times := 1
+			if i == 4 && round%2 == 0 {
+				times = 2
+			}
+			for k := 0; k < times && winner == ""; k++ {
+				res := r.completeTile(tm, fmt.Sprintf("r%d-%d", round, k))["result"].(map[string]any)
+				if res["won"] == true {
+					winner = tm.id
+				}
+			}
+		}
+		r.checkFog()
+	}
+	require.Equal(t, r.teams[4].id, winner)
+	g = r.game()
+	require.Equal(t, tilerace.StatusFinished, g.Status)
+	require.Equal(t, winner, g.Winner)
+	require.Equal(t, tilerace.NumTiles, g.RevealedUpTo)
+
+	// The race is over: team actions are refused, with nothing written.
+	before := r.team(r.teams[0].id)
+	code, out := r.act(r.teams[0].token, "late", map[string]any{"type": "complete", "tile": before.Position, "recorded": 0, "players": []string{"Cap1"}})
+	require.Equal(t, http.StatusConflict, code)
+	require.Equal(t, "failed_precondition", errCode(out))
+	require.Contains(t, out["error"].(map[string]any)["message"], "the race is over")
+	require.Equal(t, before, r.team(r.teams[0].id))
+
+	// Points: one ledger entry per completion, totals by name, the top 10.
+	require.Positive(t, r.applyEffects())
+	recs, err := s.store.Events(context.Background(), r.id)
+	require.NoError(t, err)
+	want := map[string]int{}
+	awards, overs := 0, 0
+	for _, rec := range recs {
+		require.False(t, rec.Pending, "record %s applied", rec.ID)
+		for _, ev := range rec.Events {
+			switch ev.Type {
+			case tilerace.EventPointsAwarded:
+				d := ev.Data.(map[string]any)
+				want[d["player"].(string)] += int(d["points"].(float64))
+				awards++
+			case "gameOver":
+				overs++
+			}
+		}
+	}
+	require.Equal(t, 1, overs)
+	lb, err := s.store.RaceLeaderboardDoc(context.Background(), r.id)
+	require.NoError(t, err)
+	require.Equal(t, want, lb.Totals)
+	require.Equal(t, awards, lb.Awards)
+	require.Len(t, lb.Top, 10)
+	require.Equal(t, tilerace.Leaderboard(want, 10), lb.Top)
+	ledger, err := s.store.FS.Collection("games").Doc(r.id).Collection("ledger").Documents(context.Background()).GetAll()
+	require.NoError(t, err)
+	require.Len(t, ledger, awards)
+	// Team results are not platform player stats.
+	players, err := s.store.FS.Collection("players").Documents(context.Background()).GetAll()
+	require.NoError(t, err)
+	for _, p := range players {
+		require.NotContains(t, p.Data(), "stats", "player %s", p.Ref.ID)
+	}
+}
+
+func TestTileRaceRetriesAndDoubleSubmits(t *testing.T) {
+	s := newStack(t)
+	r := newRace(t, s, 2, true)
+	tm := r.teams[0]
+	first := r.completeTile(tm, "c1")
+	// The same action id again: the same reply, nothing applied twice.
+	tile := int(first["result"].(map[string]any)["tile"].(float64))
+	again := r.mustAct(tm.token, "c1", map[string]any{"type": "complete", "tile": tile, "recorded": 0, "players": tm.members[:r.board().Tiles[tile-1].Content.Min], "complete": true})
+	require.Equal(t, first, again)
+	// A double click with a new action id names a tile the team has left.
+	code, out := r.act(tm.token, "c2", map[string]any{"type": "complete", "tile": tile, "recorded": 0, "players": tm.members[:1], "complete": true})
+	require.Equal(t, http.StatusConflict, code, "%v", out)
+	require.Equal(t, 2, r.team(tm.id).Position)
+
+	// Two concurrent submissions of one completion: exactly one applies.
+	t1 := r.team(tm.id)
+	body := map[string]any{"type": "complete", "tile": t1.Position, "recorded": 0, "players": tm.members[:r.board().Tiles[t1.Position-1].Content.Min], "complete": true}
+	codes := make(chan int, 2)
+	for i := range 2 {
+		go func() {
+			b := map[string]any{"gameId": r.id, "actionId": fmt.Sprintf("dup-%d", i)}
+			for k, v := range body {
+				b[k] = v
+			}
+			code, _ := s.post(tm.token, "TileRace", b)
+			codes <- code
+		}()
+	}
+	got := []int{<-codes, <-codes}
+	require.ElementsMatch(t, []int{http.StatusOK, http.StatusConflict}, got)
+	require.Equal(t, t1.Position+1, r.team(tm.id).Position)
+	require.Equal(t, t1.Moves+1, r.team(tm.id).Moves)
+}
+
+func TestTileRaceBadRequests(t *testing.T) {
+	s := newStack(t)
+	r := newRace(t, s, 2, true)
+	other := newRace(t, s, 1, true)
+	own, foe := r.teams[0], r.teams[1]
+	pos := r.team(own.id).Position
+	guest := s.guest("Eve")
+	for _, tc := range []struct {
+		name  string
+		token string
+		body  map[string]any
+		code  int
+		want  string
+		msg   string
+	}{
+		{"no token", "", map[string]any{"type": "complete", "tile": pos, "players": []string{"Cap1"}}, 401, "unauthenticated", "bearer"},
+		{"guest", guest.Token, map[string]any{"type": "complete", "team": own.id, "tile": pos, "players": []string{"Cap1"}}, 403, "permission_denied", ""},
+		{"another team's tile", own.token, map[string]any{"type": "complete", "team": foe.id, "tile": pos, "players": []string{"Cap2"}}, 403, "permission_denied", ""},
+		{"team of another game", other.teams[0].token, map[string]any{"type": "complete", "tile": pos, "players": []string{"Cap1"}}, 403, "permission_denied", ""},
+		{"wrong tile", own.token, map[string]any{"type": "complete", "tile": pos + 1, "players": []string{"Cap1"}}, 409, "failed_precondition", "tile"},
+		{"stale count", own.token, map[string]any{"type": "complete", "tile": pos, "recorded": 3, "players": []string{"Cap1"}}, 409, "failed_precondition", ""},
+		{"not a member", own.token, map[string]any{"type": "complete", "tile": pos, "players": []string{"Zezima"}}, 400, "invalid_argument", "Zezima"},
+		{"nothing to do", own.token, map[string]any{"type": "complete", "tile": pos}, 400, "invalid_argument", ""},
+		{"players not a list", own.token, map[string]any{"type": "complete", "tile": pos, "players": "Cap1"}, 400, "invalid_argument", "players"},
+		{"unknown type", own.token, map[string]any{"type": "teleport"}, 400, "invalid_argument", "teleport"},
+		{"admin action by a team", own.token, map[string]any{"type": "moveTeam", "team": own.id, "to": 50}, 403, "permission_denied", ""},
+		{"admins by a regular admin", r.admin, map[string]any{"type": "addAdmin", "id": "x", "name": "X", "password": "long-enough"}, 403, "permission_denied", ""},
+		{"team without password", r.admin, map[string]any{"type": "createTeam", "name": "New", "members": []string{"A"}}, 400, "invalid_argument", "password"},
+		{"short password", r.admin, map[string]any{"type": "createTeam", "name": "New", "members": []string{"A"}, "password": "ab"}, 400, "invalid_argument", "password"},
+		{"unknown team", r.admin, map[string]any{"type": "moveTeam", "team": "t-nope", "to": 3}, 404, "not_found", ""},
+		{"unknown powerup tile", own.token, map[string]any{"type": "claimPowerupTile", "powerupTile": "pt-99", "players": []string{"Cap1"}}, 404, "not_found", ""},
+		{"bad import", r.admin, map[string]any{"type": "importTasks", "data": "Fish,4\nBake,2,0\n"}, 400, "invalid_argument", "line"},
+		{"randomise after start", r.admin, map[string]any{"type": "randomiseTiles"}, 409, "failed_precondition", ""},
+		{"no game", own.token, map[string]any{"gameId": "", "type": "complete"}, 400, "invalid_argument", "gameId"},
+		{"unknown game", own.token, map[string]any{"gameId": "nope", "type": "complete", "tile": 1}, 404, "not_found", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := []any{r.game(), r.team(own.id), r.team(foe.id), r.board()}
+			code, out := r.act(tc.token, "bad-"+tc.name, tc.body)
+			require.Equal(t, tc.code, code, "%v", out)
+			require.Equal(t, tc.want, errCode(out))
+			require.Contains(t, out["error"].(map[string]any)["message"], tc.msg)
+			require.Equal(t, before, []any{r.game(), r.team(own.id), r.team(foe.id), r.board()}, "nothing changed")
+		})
+	}
+	t.Run("import problems are all listed", func(t *testing.T) {
+		_, out := r.act(r.admin, "imp", map[string]any{"type": "importTasks", "data": "Fish,4\nBake,2,0\nOk,1\n"})
+		details := out["error"].(map[string]any)["details"].(map[string]any)
+		require.EqualValues(t, 2, details["total"])
+	})
+	t.Run("body too large", func(t *testing.T) {
+		code, out := r.act(r.admin, "big", map[string]any{"type": "importTasks", "data": strings.Repeat("x", functions.MaxTileRaceBody)})
+		require.Equal(t, http.StatusTooManyRequests, code, "%v", out)
+	})
+	t.Run("wrong passwords", func(t *testing.T) {
+		for _, body := range []map[string]any{
+			{"type": "teamLogin", "gameId": r.id, "team": own.name, "password": "nope"},
+			{"type": "teamLogin", "gameId": r.id, "team": "Team 9", "password": "pw-team-1"},
+			{"type": "teamLogin", "gameId": other.id, "team": own.name, "password": "pw-team-2"},
+			{"type": "adminLogin", "gameId": r.id, "admin": "Ada", "password": "master-pass"},
+		} {
+			code, out := s.post("", "Auth", body)
+			require.Equal(t, http.StatusUnauthorized, code, "%v: %v", body, out)
+		}
+	})
+}
