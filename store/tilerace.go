@@ -421,8 +421,8 @@ func (s *Store) writeRaceEvents(tx *firestore.Transaction, gameID string, a doma
 	}
 	return tx.Create(s.eventRef(gameID, a.Actor.ID+"~"+a.ID), map[string]any{
 		"seq": 0, fAt: now, fKind: tilerace.Kind, "type": a.Type, "actionId": a.ID,
-		"actor":   map[string]any{"id": a.Actor.ID, "name": a.Actor.Name, "role": string(a.Actor.Role), "team": a.Actor.Team},
-		"events":  evs,
+		"actor":  map[string]any{"id": a.Actor.ID, "name": a.Actor.Name, "role": string(a.Actor.Role), "team": a.Actor.Team},
+		"events": evs,
 		fPending: tilerace.HasEffects(events),
 	})
 }
