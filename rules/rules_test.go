@@ -2,6 +2,7 @@ package rules
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"strings"
@@ -25,6 +26,16 @@ var seeded = []string{
 	"players/p1",
 	"players/p2",
 	"leaderboards/dashdice",
+	"games/g1/teams/t1",
+	"games/g1/teams/t2",
+	"games/g1/powerupTiles/pt-1",
+	"games/g1/public/board",
+	"games/g1/public/leaderboard",
+	"games/g1/ledger/t1-1",
+	// the game's admins only (the board also only while the fog is off for
+	// admins, which the seeded game document does not say: see TestTileRaceFog)
+	"games/g1/private/board",
+	"games/g1/private/pools",
 	// the owner's only
 	"players/p1/ledger/e1",
 	"players/p2/ledger/e2",
@@ -34,6 +45,8 @@ var seeded = []string{
 	"queues/dashdice/tickets/p2",
 	// server-only
 	"games/g1/private/server",
+	"games/g1/private/cred-team-t1",
+	"games/g1/private/cred-admin-a1",
 	"games/g1/actions/a1",
 	"games/g1/history/000000000001",
 	"users/p1/private/credentials",
@@ -117,58 +130,6 @@ func TestRulesLoad(t *testing.T) {
 	}
 }
 
-// futureRules is firestore.rules with the Tile Race helpers uncommented and a
-// sample rule using them, as a later change would do.
-func futureRules(t *testing.T) string {
-	t.Helper()
-	src := readRules(t)
-	const begin, end = "// <future-helpers>", "// </future-helpers>"
-	i, j := strings.Index(src, begin), strings.Index(src, end)
-	if i < 0 || j < i {
-		t.Fatalf("firestore.rules: no %s … %s block", begin, end)
-	}
-	var b strings.Builder
-	for _, line := range strings.Split(src[i+len(begin):j], "\n") {
-		l := strings.TrimSpace(line)
-		l = strings.TrimPrefix(strings.TrimPrefix(l, "//"), " ")
-		b.WriteString("    " + l + "\n")
-	}
-	b.WriteString("    match /games/{gameId}/teams/{teamId} {\n")
-	b.WriteString("      allow read: if isTeam(gameId, teamId) || isGameAdmin(gameId);\n")
-	b.WriteString("    }\n")
-	return src[:i] + b.String() + src[j+len(end):]
-}
-
-// TestFutureHelpers: the commented-out Tile Race helpers compile cleanly and
-// read the team and admin claims at the top level of the token.
-func TestFutureHelpers(t *testing.T) {
-	src := futureRules(t)
-	if status, issues := compile(t, src); status != http.StatusOK || len(issues) > 0 {
-		t.Fatalf("compile rules with the future helpers: got status %d, issues %v; want 200 and none", status, issues)
-	}
-	e := newEnvWith(t, src)
-	fs := storetest.ClientFor(t, e.project)
-	for _, p := range []string{"games/g1/teams/t1", "games/g1/teams/t2"} {
-		if _, err := fs.Doc(p).Set(context.Background(), map[string]any{"seeded": true}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	otherTeam := caller{name: "team-of-g2", uid: "team-g2-t1", claims: map[string]any{"role": "team", "game": "g2", "team": "t1"}}
-	otherAdmin := caller{name: "admin-of-g2", uid: "admin-g2", claims: map[string]any{"role": "admin", "game": "g2"}}
-	cases := []struct {
-		path string
-		who  []caller
-	}{
-		{"games/g1/teams/t1", only(team, admin, master)},
-		{"games/g1/teams/t2", only(admin, master)},
-	}
-	for _, tc := range cases {
-		for _, c := range append(everyone, otherTeam, otherAdmin) {
-			wantAccess(t, "get "+tc.path, c, contains(tc.who, c), e.get(t, c, tc.path))
-		}
-	}
-}
-
 // TestGet: one document read by each caller.
 func TestGet(t *testing.T) {
 	e := setup(t)
@@ -181,6 +142,16 @@ func TestGet(t *testing.T) {
 		{"players/p1", signedIn},
 		{"players/p2", signedIn},
 		{"leaderboards/dashdice", signedIn},
+		{"games/g1/teams/t1", signedIn},
+		{"games/g1/teams/t2", signedIn},
+		{"games/g1/powerupTiles/pt-1", signedIn},
+		{"games/g1/public/board", signedIn},
+		{"games/g1/public/leaderboard", signedIn},
+		{"games/g1/ledger/t1-1", signedIn},
+		{"games/g1/private/board", nobody},
+		{"games/g1/private/pools", only(admin, master)},
+		{"games/g1/private/cred-team-t1", nobody},
+		{"games/g1/private/cred-admin-a1", nobody},
 		{"players/p1/ledger/e1", only(alice)},
 		{"players/p2/ledger/e2", only(bob)},
 		{"users/p1", only(alice)},
@@ -258,6 +229,10 @@ func TestList(t *testing.T) {
 		{"games/g1/events", false, signedIn},
 		{"players", false, signedIn},
 		{"leaderboards", false, signedIn},
+		{"games/g1/teams", false, signedIn},
+		{"games/g1/powerupTiles", false, signedIn},
+		{"games/g1/public", false, signedIn},
+		{"games/g1/ledger", false, signedIn},
 		{"players/p1/ledger", false, only(alice)},
 		{"players/p2/ledger", false, only(bob)},
 		// A rule that compares the document id with the caller cannot hold for
@@ -281,6 +256,7 @@ func TestList(t *testing.T) {
 		// of pending events runs with the Admin SDK).
 		{"events", true, nobody},
 		{"ledger", true, nobody},
+		{"teams", true, nobody},
 		{"private", true, nobody},
 		{"actions", true, nobody},
 		{"history", true, nobody},
@@ -432,4 +408,48 @@ func TestServerStillWrites(t *testing.T) {
 	// A client still cannot read what the server just wrote.
 	wantAccess(t, "get games/g1/private/server", alice, false, e.get(t, alice, "games/g1/private/server"))
 	wantAccess(t, "get games/g2", alice, true, e.get(t, alice, "games/g2"))
+}
+
+// TestTileRaceFog: the private board (every tile's content) is readable by
+// the game's admins only while the game's fog is off for admins or for all;
+// never by a team, an admin of another game or a player, whatever the fog.
+// Password hashes are never readable.
+func TestTileRaceFog(t *testing.T) {
+	e := newEnv(t)
+	fs := storetest.ClientFor(t, e.project)
+	ctx := context.Background()
+	otherTeam := caller{name: "team-of-g2", uid: "t-g2", claims: map[string]any{"role": "team", "game": "g2", "team": "t1"}}
+	otherAdmin := caller{name: "admin-of-g2", uid: "a-g2", claims: map[string]any{"role": "admin", "game": "g2"}}
+	callers := append(append([]caller{}, everyone...), otherTeam, otherAdmin)
+	for _, p := range []string{"games/g1/private/board", "games/g1/private/cred-team-t1", "games/g1/private/cred-admin-a1", "games/g1/private/pools"} {
+		if _, err := fs.Doc(p).Set(ctx, map[string]any{"seeded": true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		fog   any // nil: no fog field
+		board []caller
+	}{
+		{"enabled", nobody},
+		{"admins", only(admin, master)},
+		{"all", only(admin, master)},
+		{"bogus", nobody},
+		{nil, nobody},
+	} {
+		state := map[string]any{"status": "active"}
+		if tc.fog != nil {
+			state["fog"] = tc.fog
+		}
+		if _, err := fs.Doc("games/g1").Set(ctx, map[string]any{"kind": "tilerace", "state": state}); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range callers {
+			wantAccess(t, fmt.Sprintf("get the private board (fog %v)", tc.fog), c, contains(tc.board, c), e.get(t, c, "games/g1/private/board"))
+			wantAccess(t, "get pools", c, contains(only(admin, master), c), e.get(t, c, "games/g1/private/pools"))
+			for _, p := range []string{"games/g1/private/cred-team-t1", "games/g1/private/cred-admin-a1"} {
+				wantAccess(t, "get "+p, c, false, e.get(t, c, p))
+			}
+			wantAccess(t, "list private", c, false, e.listDocs(t, c, "games/g1/private"))
+		}
+	}
 }
