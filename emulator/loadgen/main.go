@@ -93,6 +93,10 @@ func run(n int) error {
 	if err != nil {
 		return err
 	}
+	tr, err := playRace(ctx, s, fs, cnt, 10, 5)
+	if err != nil {
+		return err
+	}
 
 	fmt.Printf("Meeple load generator — local stack, Firestore emulator, %d actions, sequential\n\n", n)
 	fmt.Printf("%-34s %9s %9s %9s\n", "", "p50", "p99", "samples")
@@ -118,6 +122,14 @@ func run(n int) error {
 	fmt.Printf("  per action: %.2f reads, %.2f writes; per roll: %.2f reads, %.2f writes\n",
 		pb.reads/float64(pb.actions), pb.writes/float64(pb.actions), pb.rollReads/float64(pb.rolls), pb.rollWrites/float64(pb.rolls))
 	fmt.Printf("  largest game document: %d bytes (Firestore storage size)\n", pb.maxDoc)
+	seq := float64(tr.sequential)
+	fmt.Printf("\nTile Race, %d teams on one game:\n", tr.teams)
+	fmt.Printf("  per completion, one at a time (%d, %d moved the fog frontier): the action %.2f reads, %.2f writes; with its points effects %.2f reads, %.2f writes\n",
+		tr.sequential, tr.frontierMoves, tr.actReads/seq, tr.actWrites/seq, tr.allReads/seq, tr.allWrites/seq)
+	fmt.Printf("  all %d teams completing at once: %d completions in %s = %.1f completions/s, %d failed\n",
+		tr.teams, tr.concurrent, tr.elapsed.Round(time.Millisecond), float64(tr.concurrent)/tr.elapsed.Seconds(), tr.failed)
+	row("  completion latency under that load", tr.latency)
+	fmt.Printf("  %d of them moved the fog frontier (and wrote the game document); %d took over 500 ms\n", tr.movesUnderLoad, tr.slow)
 	return nil
 }
 
