@@ -140,6 +140,9 @@ func (s *Server) raceAct(ctx context.Context, c Call) (any, error) {
 			}
 			sec.Hash = string(hash)
 			r.Secret = sec
+			if u, ok := req.(*tilerace.UpdateTeamRequest); ok {
+				u.PasswordChanged = true
+			}
 		}
 	}
 	reply, err := store.TileRaceAct(ctx, s.Store, r)

@@ -129,6 +129,10 @@ type UpdateTeamRequest struct {
 	Captain   *string   `json:"captain,omitempty"` // a member, moved to the front
 	Slot      *int      `json:"slot,omitempty"`
 	Inventory *[]string `json:"inventory,omitempty"` // the whole inventory, in order
+	// PasswordChanged is set by the functions layer when the request carries
+	// a new password (which it hashes and stores; the domain never sees it),
+	// so a password-only update is a change and is logged.
+	PasswordChanged bool `json:"-"`
 }
 
 // UpdateTeam edits a team's name, colour, members, captain, Discord slot or
@@ -226,6 +230,9 @@ func UpdateTeam(c Ctx, g Game, t Team, req UpdateTeamRequest) (Game, Team, Outco
 			changes = append(changes, "inventory: "+strings.Join(inv, ", "))
 			nt.Inventory = inv
 		}
+	}
+	if req.PasswordChanged {
+		changes = append(changes, "password")
 	}
 	if len(changes) == 0 {
 		return g, t, o, domain.Errorf(domain.ECONFLICT, "nothing to change")
