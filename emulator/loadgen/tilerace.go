@@ -16,8 +16,8 @@ type raceFigures struct {
 	teams, sequential                int
 	actReads, actWrites              float64 // per completion, the action's own transaction
 	allReads, allWrites              float64 // per completion, with its points effects
-	concurrent, failed, slow         int // slow: over 500 ms (a transaction Firestore aborted and the client retried)
-	movesUnderLoad                   int // completions under load that moved the fog frontier (wrote the game document)
+	concurrent, failed, slow         int     // slow: over 500 ms (a transaction Firestore aborted and the client retried)
+	movesUnderLoad                   int     // completions under load that moved the fog frontier (wrote the game document)
 	elapsed                          time.Duration
 	latency                          []time.Duration
 	frontierMoves, frontierMoveReads int
