@@ -112,10 +112,13 @@ func (r *race) doc(path string, v any) {
 	require.NoError(r.s.t, json.Unmarshal(b, v))
 }
 
+// game is the game document, with the fog frontier (kept with the public
+// board) filled in.
 func (r *race) game() tilerace.Game {
 	var g tilerace.Game
 	_, err := r.s.store.GameState(context.Background(), r.id, &g)
 	require.NoError(r.s.t, err)
+	g.RevealedUpTo = r.board().RevealedUpTo
 	return g
 }
 
@@ -361,4 +364,34 @@ func TestTileRaceBadRequests(t *testing.T) {
 			require.Equal(t, http.StatusUnauthorized, code, "%v: %v", body, out)
 		}
 	})
+}
+
+// TestTileRaceFrontierFallback: completions never read the fog frontier; the
+// store raises it right after, and the completion's event record raises it
+// again in the effects, so a raise lost in between (a crash) is made good.
+func TestTileRaceFrontierFallback(t *testing.T) {
+	s := newStack(t)
+	r := newRace(t, s, 2, true)
+	ctx := context.Background()
+	snap, err := s.store.FS.Doc("games/" + r.id + "/public/board").Get(ctx)
+	require.NoError(t, err)
+	before := snap.Data()
+	require.EqualValues(t, 6, before["revealedUpTo"])
+
+	r.completeTile(r.teams[0], "c1")
+	require.Equal(t, 7, r.board().RevealedUpTo, "raised right after the completion")
+	r.checkFog()
+
+	// As if the store's own raise had never run.
+	_, err = s.store.FS.Doc("games/"+r.id+"/public/board").Set(ctx, before)
+	require.NoError(t, err)
+	require.Equal(t, 6, r.board().RevealedUpTo)
+	r.applyEffects()
+	require.Equal(t, 7, r.board().RevealedUpTo, "raised by the completion's effects")
+	r.checkFog()
+
+	// The game document never carries the frontier: completions read it.
+	doc, err := s.store.GameDoc(ctx, r.id)
+	require.NoError(t, err)
+	require.NotContains(t, doc["state"], "revealedUpTo")
 }

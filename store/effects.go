@@ -191,6 +191,9 @@ func (s *Store) ApplyEffects(ctx context.Context, gameID, seq string) (applied b
 	if !validID(gameID) || !validID(seq) {
 		return false, domain.Errorf(domain.EINVALID, "bad game id %q or event id %q", gameID, seq)
 	}
+	if err := s.raiseForRecord(ctx, gameID, seq); err != nil {
+		return false, err
+	}
 	var invalid error
 	err = s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
 		applied, invalid = false, nil
@@ -364,7 +367,7 @@ func playersOf(tx *firestore.Transaction, s *Store, gameID string) ([]string, er
 // writeEffects reads the players and leaderboards an event record touches (one
 // batched read) and writes the ledger entries, totals and leaderboards.
 func (s *Store) writeEffects(tx *firestore.Transaction, gameID, seq string, record map[string]any, fx *effects, now time.Time) error {
-	if len(fx.points) > 0 {
+	if recordKind, _ := record[fKind].(string); recordKind == tilerace.Kind {
 		// Tile Race records hold no gameOver results for players (teams win).
 		return s.writePoints(tx, gameID, seq, record, fx.points, now)
 	}

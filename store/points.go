@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"cloud.google.com/go/firestore"
@@ -26,11 +27,49 @@ type RaceLeaderboard struct {
 	UpdatedAt time.Time           `json:"updatedAt"`
 }
 
+// raiseForRecord raises the fog frontier for the furthest position the
+// completions of a pending Tile Race record reached, before its effects run:
+// the store raised it right after the completion, unless that call was lost.
+// Raising is idempotent and takes its own transaction (see RaiseFrontier),
+// so a failure here leaves the record pending for the retry.
+func (s *Store) raiseForRecord(ctx context.Context, gameID, eventID string) error {
+	snap, err := s.eventRef(gameID, eventID).Get(ctx)
+	if status.Code(err) == codes.NotFound {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	data := snap.Data()
+	if kind, _ := data[fKind].(string); kind != tilerace.Kind || data[fPending] != true {
+		return nil
+	}
+	var evs []recordEvent
+	if fromFirestore(data["events"], &evs) != nil {
+		return nil // ApplyEffects reports the bad record
+	}
+	reached := 0
+	for _, e := range evs {
+		var d tilerace.TileCompletedData
+		if e.Type == tilerace.EventTileCompleted && json.Unmarshal(e.Data, &d) == nil && d.Tile != tilerace.FinalTile {
+			reached = max(reached, d.Position)
+		}
+	}
+	if reached == 0 {
+		return nil
+	}
+	_, err = RaiseFrontier(ctx, s, gameID, reached)
+	return err
+}
+
 // writePoints writes one ledger entry per award and the game's leaderboard.
-// It runs inside ApplyEffects, whose pending flag makes it run once per
-// record; an award whose ledger entry exists already (it cannot, unless a
-// record was replayed by hand) is skipped rather than counted twice.
+// An award whose ledger entry exists already (it cannot, unless a record was
+// replayed by hand) is skipped rather than counted twice. Its reads come
+// first; the caller has done no write yet.
 func (s *Store) writePoints(tx *firestore.Transaction, gameID, eventID string, record map[string]any, awards []tilerace.AwardData, now time.Time) error {
+	if len(awards) == 0 {
+		return nil
+	}
 	refs := []*firestore.DocumentRef{s.publicRef(gameID, docLeaderboard)}
 	for _, a := range awards {
 		refs = append(refs, s.gameRef(gameID).Collection(colLedger).Doc(a.Key))

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -101,12 +102,37 @@ func loadRace(tx *firestore.Transaction, st *Store, id string) (*raceGame, error
 	return &raceGame{game: g.State, version: g.Version}, nil
 }
 
+// frontierOf reads the fog frontier kept with the public board.
+func frontierOf(snap *firestore.DocumentSnapshot) (int, error) {
+	if !snap.Exists() {
+		return 0, domain.Errorf(domain.EINTERNAL, "the game has no public board")
+	}
+	n, _ := snap.Data()["revealedUpTo"].(int64)
+	return int(n), nil
+}
+
+// loadRaceWithFrontier reads the game and its fog frontier in tx: what
+// every action but the teams' own needs.
+func loadRaceWithFrontier(tx *firestore.Transaction, st *Store, id string) (*raceGame, error) {
+	rg, err := loadRace(tx, st, id)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := tx.Get(st.publicRef(id, docBoard))
+	if err != nil {
+		return nil, err
+	}
+	rg.game.RevealedUpTo, err = frontierOf(snap)
+	return rg, err
+}
+
 // raceValues reads what an action's Spec says it reads, with one batched
 // read for the single documents and one query per collection.
 type raceValues struct {
 	tilerace.Values
 	boardLoaded  bool
 	boardVersion int64
+	frontier     int // admin actions only
 }
 
 func (s *Store) readRace(ctx context.Context, tx *firestore.Transaction, gameID string, spec tilerace.Spec, keys tilerace.Keys) (*raceValues, error) {
@@ -146,6 +172,14 @@ func (s *Store) readRace(ctx context.Context, tx *firestore.Transaction, gameID 
 	if reads(tilerace.DocPools) {
 		add(s.poolsRef(gameID), func(snap *firestore.DocumentSnapshot) error {
 			return fromFirestore(snap.Data()[fPools], &v.Pools)
+		})
+	}
+	// Admin actions see the fog frontier; team actions never read it, so a
+	// completion reads nothing another team's completion writes.
+	if spec.Who != tilerace.WhoTeam {
+		add(s.publicRef(gameID, docBoard), func(snap *firestore.DocumentSnapshot) (err error) {
+			v.frontier, err = frontierOf(snap)
+			return err
 		})
 	}
 	if len(refs) > 0 {
@@ -209,7 +243,8 @@ func (v *raceValues) fillBoard(snap *firestore.DocumentSnapshot) error {
 // whatever the action returns.
 func TileRaceAct(ctx context.Context, st *Store, r TileRaceRequest) (json.RawMessage, error) {
 	a := r.Action
-	return runAction(ctx, st, r.GameID, a, func(ctx context.Context, tx *firestore.Transaction, now time.Time) (*actionDone, error) {
+	raise := 0 // the position a completion reached: raise the fog frontier for it after
+	reply, err := runAction(ctx, st, r.GameID, a, func(ctx context.Context, tx *firestore.Transaction, now time.Time) (*actionDone, error) {
 		spec, ok := tilerace.Specs[a.Type]
 		if !ok {
 			return nil, domain.Errorf(domain.EINVALID, "unknown action type %q", a.Type)
@@ -228,6 +263,7 @@ func TileRaceAct(ctx context.Context, st *Store, r TileRaceRequest) (json.RawMes
 			return nil, err
 		}
 		v.Game = rg.game
+		v.Game.RevealedUpTo = v.frontier
 		seed := seedLoader(tx, st, r.GameID)
 		dice := &lazyDice{load: seed, seq: v.boardVersion + 1}
 		var out tilerace.Outcome
@@ -262,6 +298,7 @@ func TileRaceAct(ctx context.Context, st *Store, r TileRaceRequest) (json.RawMes
 			version++
 		}
 		events := out.Events
+		raise = completedAt(events)
 		return &actionDone{
 			reply:   Reply{GameID: r.GameID, Version: version, Events: events, Result: out.Result},
 			version: version,
@@ -273,6 +310,93 @@ func TileRaceAct(ctx context.Context, st *Store, r TileRaceRequest) (json.RawMes
 			},
 		}, nil
 	})
+	if err == nil && raise > 0 {
+		// A transaction of its own, so completions never read the frontier.
+		// Should it fail, the record's effects raise it again (the record
+		// of a completion is pending), and raising is idempotent.
+		_, _ = RaiseFrontier(ctx, st, r.GameID, raise)
+	}
+	return reply, err
+}
+
+// completedAt is the position a team reached by completing a tile (0 when
+// events complete nothing or win the race).
+func completedAt(events []domain.Event) int {
+	for _, e := range events {
+		if d, ok := e.Data.(tilerace.TileCompletedData); ok && e.Type == tilerace.EventTileCompleted && d.Tile != tilerace.FinalTile {
+			return d.Position
+		}
+	}
+	return 0
+}
+
+// RaiseFrontier raises a Tile Race's fog frontier for a team that reached
+// tile pos: completions call it after they commit, and the effects of their
+// event record call it again in case that call was lost, so the frontier
+// stays off the path of completions (they never read it). Raising is
+// monotonic, so late, repeated or out-of-order calls agree. It reports
+// whether this call moved the frontier.
+//
+// Concurrency, optimistically: a plain read of the public board (no lock)
+// says whether anything is to do (most completions stop here); if so, a
+// transaction reads the game and the private board — documents only admin
+// actions write — and rewrites the public board on the condition that it
+// has not changed since that read. Raisers thus never hold a lock on the
+// public board while waiting to write it (two such transactions would wait
+// on each other); one that loses the race reads again and usually finds
+// nothing left to do.
+func RaiseFrontier(ctx context.Context, st *Store, gameID string, pos int) (bool, error) {
+	const attempts = 20
+	for i := 0; i < attempts; i++ {
+		snap, err := st.publicRef(gameID, docBoard).Get(ctx)
+		if status.Code(err) == codes.NotFound {
+			return false, nil // no such game: nothing to reveal
+		}
+		if err != nil {
+			return false, err
+		}
+		frontier, err := frontierOf(snap)
+		if err != nil || frontier >= tilerace.RevealUpTo(pos) {
+			return false, err
+		}
+		moved := false
+		err = st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+			moved = false
+			rg, err := loadRace(tx, st, gameID)
+			if err != nil {
+				return err
+			}
+			rg.game.RevealedUpTo = frontier
+			g, out, ok := tilerace.RaiseFrontier(rg.game, pos)
+			if !ok {
+				return nil // the race is not on
+			}
+			bsnap, err := tx.Get(st.boardRef(gameID))
+			if err != nil {
+				return err
+			}
+			var v raceValues
+			if err := v.fillBoard(bsnap); err != nil {
+				return err
+			}
+			now := st.now()
+			fields, err := publicBoardFields(g, v.Board, now)
+			if err != nil {
+				return err
+			}
+			if err := tx.Update(st.publicRef(gameID, docBoard), fields, firestore.LastUpdateTime(snap.UpdateTime)); err != nil {
+				return err
+			}
+			moved = true
+			sys := domain.Action{ID: "reveal-" + NewID(), Type: "raiseFrontier", Actor: domain.System}
+			return st.writeRaceEvents(tx, gameID, sys, out.Events, now)
+		})
+		if status.Code(err) == codes.FailedPrecondition {
+			continue // the board changed since the read: look again
+		}
+		return moved, err
+	}
+	return false, fmt.Errorf("store: fog frontier of %s not raised after %d attempts", gameID, attempts)
 }
 
 // writeRace writes what an Outcome lists. All reads are done.
@@ -397,14 +521,35 @@ type PublicBoard struct {
 // Rewriting all 56 tiles (a few kilobytes) keeps it exact whatever changed;
 // the Outcome's Publish list says that something did.
 func (s *Store) writePublicBoard(tx *firestore.Transaction, g tilerace.Game, b tilerace.Board, now time.Time) error {
-	pb := PublicBoard{Tiles: tilerace.ViewBoard(g, b, false), Fog: g.Fog, RevealedUpTo: g.RevealedUpTo, UpdatedAt: now}
-	m, err := toFirestore(pb)
+	doc, err := publicBoardDoc(g, b, now)
 	if err != nil {
 		return err
 	}
+	return tx.Set(s.publicRef(g.ID, docBoard), doc)
+}
+
+func publicBoardDoc(g tilerace.Game, b tilerace.Board, now time.Time) (map[string]any, error) {
+	pb := PublicBoard{Tiles: tilerace.ViewBoard(g, b, false), Fog: g.Fog, RevealedUpTo: g.RevealedUpTo, UpdatedAt: now}
+	m, err := toFirestore(pb)
+	if err != nil {
+		return nil, err
+	}
 	doc := m.(map[string]any)
 	doc[fUpdatedAt] = now
-	return tx.Set(s.publicRef(g.ID, docBoard), doc)
+	return doc, nil
+}
+
+// publicBoardFields is the whole public board as the fields of an Update.
+func publicBoardFields(g tilerace.Game, b tilerace.Board, now time.Time) ([]firestore.Update, error) {
+	doc, err := publicBoardDoc(g, b, now)
+	if err != nil {
+		return nil, err
+	}
+	var fields []firestore.Update
+	for k, v := range doc {
+		fields = append(fields, firestore.Update{Path: k, Value: v})
+	}
+	return fields, nil
 }
 
 // writeRaceEvents writes the event record of a Tile Race action:
@@ -535,12 +680,18 @@ func (s *Store) RaceBoard(ctx context.Context, gameID string) (tilerace.Game, ti
 	if g.ID == "" {
 		return g, tilerace.Board{}, domain.Errorf(domain.ENOTFOUND, "no tilerace game %q", gameID)
 	}
-	snap, err := s.boardRef(gameID).Get(ctx)
+	snaps, err := s.FS.GetAll(ctx, []*firestore.DocumentRef{s.boardRef(gameID), s.publicRef(gameID, docBoard)})
 	if err != nil {
 		return g, tilerace.Board{}, err
 	}
 	var v raceValues
-	return g, v.Board, v.fillBoard(snap)
+	if g.RevealedUpTo, err = frontierOf(snaps[1]); err != nil {
+		return g, tilerace.Board{}, err
+	}
+	if err := v.fillBoard(snaps[0]); err != nil {
+		return g, tilerace.Board{}, err
+	}
+	return g, v.Board, nil
 }
 
 // AutoDisableFog turns the fog off for everyone after a randomiser could not
@@ -550,7 +701,7 @@ func AutoDisableFog(ctx context.Context, st *Store, gameID, admin string) (bool,
 	changed := false
 	err := st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
 		changed = false
-		rg, err := loadRace(tx, st, gameID)
+		rg, err := loadRaceWithFrontier(tx, st, gameID)
 		if err != nil {
 			return err
 		}

@@ -111,7 +111,7 @@ func setFog(g Game, mode FogMode) (Game, Outcome) {
 	g = g.clone()
 	wasAll := g.Fog == FogOffForAll
 	g.Fog = mode
-	o.write(DocGame)
+	o.write(DocGame, DocPublicBoard) // the public board names the mode too
 	if wasAll != (mode == FogOffForAll) && g.RevealedUpTo < NumTiles {
 		o.publish(span(g.RevealedUpTo+1, NumTiles)...)
 	}

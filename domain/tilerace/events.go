@@ -215,7 +215,6 @@ type CompleteResult struct {
 	Points   int      `json:"points"` // hundredths awarded by this request
 	Reward   string   `json:"reward,omitempty"`
 	Won      bool     `json:"won,omitempty"`
-	Revealed []int    `json:"revealed,omitempty"`
 	Progress []string `json:"progress"`
 }
 
@@ -240,11 +239,13 @@ type ImportResult struct {
 }
 
 // HasEffects reports whether events hold one the triggers must act on: points
-// to award (EventPointsAwarded) or a finished game (domain.EventGameOver).
+// to award (EventPointsAwarded), a completed tile (EventTileCompleted: the fog
+// frontier to raise, should the store's own call after the completion not
+// have done it) or a finished game (domain.EventGameOver).
 // The store marks such event records pending until the effects ran.
 func HasEffects(events []domain.Event) bool {
 	for _, e := range events {
-		if e.Type == EventPointsAwarded || e.Type == domain.EventGameOver {
+		if e.Type == EventPointsAwarded || e.Type == EventTileCompleted || e.Type == domain.EventGameOver {
 			return true
 		}
 	}

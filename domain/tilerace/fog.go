@@ -53,13 +53,35 @@ func revealFor(g *Game, o *Outcome, pos int) []int {
 	}
 	from := g.RevealedUpTo + 1
 	g.RevealedUpTo = to
-	o.write(DocGame)
+	o.write(DocPublicBoard) // the frontier is kept with the public board
 	o.emit(EventTilesRevealed, "", RevealedData{From: from, To: to})
 	ns := span(from, to)
 	if g.Fog != FogOffForAll { // otherwise players see them already
 		o.publish(ns...)
 	}
 	return ns
+}
+
+// RaiseFrontier raises the fog frontier for a team that has reached tile
+// pos: what a completion leaves to the store to do after it, in a
+// transaction of its own over the game and the public board, so that
+// completions read nothing another team's completion writes. The rule is
+// monotonic (RevealUpTo never decreases), so raising late, twice or out of
+// order gives the same frontier. It reports whether the frontier moved;
+// nothing moves unless the race is on.
+//
+// Writes: the public board (DocPublicBoard; the tiles in Publish).
+func RaiseFrontier(g Game, pos int) (Game, Outcome, bool) {
+	var o Outcome
+	if g.Status != StatusActive || pos < 1 || pos > NumTiles {
+		return g, o, false
+	}
+	g = g.clone()
+	if to := RevealUpTo(pos); to <= g.RevealedUpTo {
+		return g, o, false
+	}
+	revealFor(&g, &o, pos)
+	return g, o, true
 }
 
 func span(from, to int) []int {

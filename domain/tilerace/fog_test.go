@@ -158,7 +158,7 @@ func TestSetFog(t *testing.T) {
 	w.g, _ = w.must(SetFog(ctx(adminAct), w.g, FogRequest{Mode: FogOffForAll}))
 	o := w.finishTile("t1")
 	require.Empty(t, o.Publish)
-	require.True(t, o.Wrote(DocGame), "the frontier still moves")
+	require.True(t, o.Wrote(DocPublicBoard), "the frontier (kept with the public board) still moves")
 	require.Equal(t, 7, w.g.RevealedUpTo)
 	w.checkWorld()
 }
@@ -173,4 +173,49 @@ func TestAutoDisableFog(t *testing.T) {
 	require.Len(t, o.Publish, 50)
 	_, _, ok = AutoDisableFog(g, "Ada")
 	require.False(t, ok)
+}
+
+// RaiseFrontier runs after completions, in any order and possibly twice: the
+// frontier it leaves is the maximum over the positions, whatever the order.
+func TestRaiseFrontier(t *testing.T) {
+	w := race(t, 1)
+	for _, tc := range []struct {
+		name      string
+		positions []int
+		want      int
+	}{
+		{"none", nil, 6},
+		{"in order", []int{2, 3, 4}, 9},
+		{"out of order", []int{4, 2, 3}, 9},
+		{"twice", []int{12, 12}, 17},
+		{"region boundary", []int{27, 28}, 32},
+		{"late region", []int{41, 42, 51, 52, 55}, 56},
+		{"out of range", []int{0, 57, -3}, 6},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := w.g
+			for _, p := range tc.positions {
+				before := snap(t, g)
+				ng, o, moved := RaiseFrontier(g, p)
+				require.Equal(t, before, snap(t, g), "input unchanged")
+				require.Equal(t, moved, ng.RevealedUpTo > g.RevealedUpTo)
+				if moved {
+					require.Equal(t, []Doc{DocPublicBoard}, o.Writes)
+					require.Equal(t, EventTilesRevealed, o.Events[0].Type)
+				} else {
+					require.Empty(t, o.Writes)
+				}
+				g = ng
+			}
+			require.Equal(t, tc.want, g.RevealedUpTo)
+		})
+	}
+	t.Run("not while the race is not on", func(t *testing.T) {
+		g := w.g
+		for _, st := range []Status{StatusSetup, StatusFinished} {
+			g.Status = st
+			_, _, moved := RaiseFrontier(g, 30)
+			require.False(t, moved, st)
+		}
+	})
 }

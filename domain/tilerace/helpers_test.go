@@ -207,8 +207,23 @@ func (w *world) complete(a domain.Actor, team string, req CompleteRequest) (Outc
 	if !o.Wrote(DocGame) {
 		require.Equal(w.t, snap(w.t, w.g), snap(w.t, g), "the game changed but Writes does not say so")
 	}
+	require.False(w.t, o.Wrote(DocPublicBoard), "a completion never writes the public board")
+	require.Equal(w.t, w.g.RevealedUpTo, g.RevealedUpTo, "a completion never moves the frontier")
+	if o.Wrote(DocGame) {
+		require.Equal(w.t, StatusFinished, g.Status, "a completion writes the game only when it wins")
+	}
 	w.g, w.teams[team] = g, nt
 	w.apply(o)
+	// What the store does next, in a transaction of its own.
+	if req.Complete {
+		g, fo, moved := RaiseFrontier(w.g, nt.Position)
+		require.Equal(w.t, moved, len(fo.Events) > 0)
+		w.g = g
+		w.apply(fo)
+		o.Events = append(o.Events, fo.Events...)
+		o.Publish = append(o.Publish, fo.Publish...)
+		o.write(fo.Writes...)
+	}
 	return o, nil
 }
 

@@ -149,7 +149,6 @@ func Complete(c Ctx, g Game, t Team, tile Tile, req CompleteRequest) (Game, Team
 		if reward != "" {
 			o.emit(EventPowerupGained, t.ID, PowerupGainedData{Team: t.ID, TeamName: t.Name, Powerup: reward, Tile: tile.N, By: by})
 		}
-		res.Revealed = revealFor(&g, &o, t.Position)
 		if won {
 			g.Status = StatusFinished
 			g.Winner = t.ID
@@ -365,6 +364,9 @@ func Reset(c Ctx, g Game, teams []Team, ptiles []PowerupTile) (Game, []Team, []P
 	g.Status, g.Winner = StatusSetup, ""
 	g.StartedAt, g.FinishedAt = time.Time{}, time.Time{}
 	g.RevealedUpTo = RevealUpTo(1)
+	if old != g.RevealedUpTo {
+		o.write(DocPublicBoard)
+	}
 	if g.Fog != FogOffForAll && old > g.RevealedUpTo {
 		o.publish(span(g.RevealedUpTo+1, old)...)
 	}

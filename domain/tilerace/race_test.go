@@ -130,7 +130,7 @@ func TestCompletePointsAndAwards(t *testing.T) {
 	require.Equal(t, 2, done.Position)
 	require.Equal(t, RevealedData{From: 7, To: 7}, o.Events[3].Data)
 	require.Equal(t, []int{7}, o.Publish)
-	require.ElementsMatch(t, []Doc{DocTeam, DocGame, DocPublicBoard}, o.Writes)
+	require.ElementsMatch(t, []Doc{DocTeam, DocPublicBoard}, o.Writes, "the team, then (RaiseFrontier) the public board")
 	require.Equal(t, 375, o.Result.(CompleteResult).Points+250)
 	require.Equal(t, map[string]int{"t1-b": 250, "t1-c": 125}, w.points)
 

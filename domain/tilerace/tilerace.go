@@ -307,8 +307,12 @@ type Game struct {
 	Settings Settings `json:"settings"`
 	Fog      FogMode  `json:"fog"`
 	// RevealedUpTo: tiles 1..RevealedUpTo are revealed. It only grows while
-	// the race runs (revealed tiles stay revealed).
-	RevealedUpTo int       `json:"revealedUpTo"`
+	// the race runs (revealed tiles stay revealed). It changes as teams move,
+	// so it is not part of the game document every completion reads: the
+	// store keeps it with the public board (PublicBoard.RevealedUpTo) and
+	// fills it in for the actions that use it. Completions never read it;
+	// RaiseFrontier raises it after them.
+	RevealedUpTo int       `json:"-"`
 	Admins       []Admin   `json:"admins"`
 	Teams        []TeamRef `json:"teams"`
 	Winner       string    `json:"winner,omitempty"` // team id

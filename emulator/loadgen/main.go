@@ -124,12 +124,12 @@ func run(n int) error {
 	fmt.Printf("  largest game document: %d bytes (Firestore storage size)\n", pb.maxDoc)
 	seq := float64(tr.sequential)
 	fmt.Printf("\nTile Race, %d teams on one game:\n", tr.teams)
-	fmt.Printf("  per completion, one at a time (%d, %d moved the fog frontier): the action %.2f reads, %.2f writes; with its points effects %.2f reads, %.2f writes\n",
+	fmt.Printf("  per completion, one at a time (%d, %d reached a tile that reveals more): the request %.2f reads, %.2f writes; with its effects %.2f reads, %.2f writes\n",
 		tr.sequential, tr.frontierMoves, tr.actReads/seq, tr.actWrites/seq, tr.allReads/seq, tr.allWrites/seq)
 	fmt.Printf("  all %d teams completing at once: %d completions in %s = %.1f completions/s, %d failed\n",
 		tr.teams, tr.concurrent, tr.elapsed.Round(time.Millisecond), float64(tr.concurrent)/tr.elapsed.Seconds(), tr.failed)
 	row("  completion latency under that load", tr.latency)
-	fmt.Printf("  %d of them moved the fog frontier (and wrote the game document); %d took over 500 ms\n", tr.movesUnderLoad, tr.slow)
+	fmt.Printf("  %d of them reached a tile that reveals more; %d took over 500 ms\n", tr.movesUnderLoad, tr.slow)
 	return nil
 }
 

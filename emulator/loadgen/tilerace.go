@@ -9,6 +9,7 @@ import (
 
 	"cloud.google.com/go/firestore"
 
+	"github.com/meeple-games/meeple/domain/tilerace"
 	"github.com/meeple-games/meeple/emulator/stack"
 )
 
@@ -17,7 +18,7 @@ type raceFigures struct {
 	actReads, actWrites              float64 // per completion, the action's own transaction
 	allReads, allWrites              float64 // per completion, with its points effects
 	concurrent, failed, slow         int     // slow: over 500 ms (a transaction Firestore aborted and the client retried)
-	movesUnderLoad                   int     // completions under load that moved the fog frontier (wrote the game document)
+	movesUnderLoad                   int     // completions under load whose position reveals more (the leader's can move the frontier)
 	elapsed                          time.Duration
 	latency                          []time.Duration
 	frontierMoves, frontierMoveReads int
@@ -109,7 +110,7 @@ func playRace(ctx context.Context, s *stack.Stack, fs *firestore.Client, cnt *co
 		f.actWrites += float64(w1 - w0)
 		f.allReads += float64(r2 - r0)
 		f.allWrites += float64(w2 - w0)
-		if revealed, _ := out["result"].(map[string]any)["revealed"].([]any); len(revealed) > 0 {
+		if movedFrontier(out) {
 			f.frontierMoves++
 		}
 	}
@@ -134,7 +135,7 @@ func playRace(ctx context.Context, s *stack.Stack, fs *firestore.Client, cnt *co
 					if d > 500*time.Millisecond {
 						f.slow++
 					}
-					if revealed, _ := out["result"].(map[string]any)["revealed"].([]any); len(revealed) > 0 {
+					if movedFrontier(out) {
 						f.movesUnderLoad++
 					}
 				}
@@ -145,6 +146,13 @@ func playRace(ctx context.Context, s *stack.Stack, fs *firestore.Client, cnt *co
 	wg.Wait()
 	f.elapsed = time.Since(start)
 	return f, nil
+}
+
+// movedFrontier reports whether a completion moved the fog frontier: the
+// position it reached reveals more than the position before did.
+func movedFrontier(reply map[string]any) bool {
+	pos := int(reply["result"].(map[string]any)["position"].(float64))
+	return pos > 1 && tilerace.RevealUpTo(pos) > tilerace.RevealUpTo(pos-1)
 }
 
 // teamOf is the actor id of a Tile Race reply's team: the team id.
