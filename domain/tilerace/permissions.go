@@ -81,14 +81,14 @@ type Spec struct {
 // store also reads the content of the tiles in Outcome.Publish (before
 // writing anything) to project them with PublicTiles.
 var Specs = map[string]Spec{
-	ActionComplete:              {Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocTile}, Writes: []Doc{DocTeam, DocGame, DocPublicBoard}},
+	ActionComplete:              {Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocTile}, Writes: []Doc{DocTeam, DocGame}},
 	ActionClaimPowerupTile:      {Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocPowerupTile}, Writes: []Doc{DocTeam, DocPowerupTile}},
 	ActionStart:                 {Who: WhoAdmin, Reads: []Doc{DocGame, DocBoard}, Writes: []Doc{DocGame}},
 	ActionReset:                 {Who: WhoAdmin, Reads: []Doc{DocGame, DocTeams, DocPowerupTiles}, Writes: []Doc{DocGame, DocTeams, DocPowerupTiles, DocPublicBoard}},
 	ActionCreateTeam:            {Who: WhoAdmin, Reads: []Doc{DocGame}, Writes: []Doc{DocGame, DocTeam}},
 	ActionUpdateTeam:            {Who: WhoAdmin, Reads: []Doc{DocGame, DocTeam}, Writes: []Doc{DocTeam, DocGame}},
 	ActionRemoveTeam:            {Who: WhoAdmin, Reads: []Doc{DocGame, DocTeam}, Writes: []Doc{DocGame}, Deletes: []Doc{DocTeam}},
-	ActionMoveTeam:              {Who: WhoAdmin, Reads: []Doc{DocGame, DocTeam}, Writes: []Doc{DocTeam, DocGame, DocPublicBoard}},
+	ActionMoveTeam:              {Who: WhoAdmin, Reads: []Doc{DocGame, DocTeam}, Writes: []Doc{DocTeam, DocPublicBoard}},
 	ActionGrantPowerup:          {Who: WhoAdmin, Reads: []Doc{DocGame, DocTeam}, Writes: []Doc{DocTeam}},
 	ActionSetCooldown:           {Who: WhoAdmin, Reads: []Doc{DocGame, DocTeam}, Writes: []Doc{DocTeam}},
 	ActionEditTile:              {Who: WhoAdmin, Reads: []Doc{DocGame, DocTile}, Writes: []Doc{DocTile, DocPublicBoard}},
