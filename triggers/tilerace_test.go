@@ -1,0 +1,39 @@
+package triggers_test
+
+import (
+	"context"
+	"testing"
+
+	"cloud.google.com/go/firestore/apiv1/firestorepb"
+	"github.com/stretchr/testify/require"
+
+	"github.com/meeple-games/meeple/domain/tilerace"
+	"github.com/meeple-games/meeple/triggers"
+)
+
+// TestGameEventTileRace: a Tile Race event record (id {actor}~{actionId},
+// not a padded version) delivered twice awards its points once.
+func TestGameEventTileRace(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	_, err := e.st.FS.Doc("games/r1/events/t-1~a1").Set(ctx, map[string]any{
+		"seq": 0, "at": e.clock(), "kind": tilerace.Kind, "type": "complete", "pending": true,
+		"events": []any{map[string]any{"type": tilerace.EventPointsAwarded, "player": "t-1",
+			"data": map[string]any{"key": "t-1-1", "player": "Zezima", "points": 300, "team": "t-1", "teamName": "Red", "tile": 4}}},
+	})
+	require.NoError(t, err)
+	name := triggers.DocumentName{Project: e.project, Database: "(default)", Path: "games/r1/events/t-1~a1"}
+	doc := &firestorepb.Document{Name: name.String(), Fields: map[string]*firestorepb.Value{
+		"pending": {ValueType: &firestorepb.Value_BooleanValue{BooleanValue: true}},
+	}}
+	ev, err := triggers.NewDocumentCloudEvent(triggers.DocumentCloudEvent{ID: "e1", Type: triggers.TypeWritten, Time: e.clock(), Document: name,
+		Data: triggers.DocumentEvent{Value: doc}})
+	require.NoError(t, err)
+	for range 2 {
+		require.NoError(t, e.tr.GameEvent(ctx, ev))
+	}
+	lb, err := e.st.RaceLeaderboardDoc(ctx, "r1")
+	require.NoError(t, err)
+	require.Equal(t, map[string]int{"Zezima": 300}, lb.Totals)
+	require.Equal(t, []tilerace.Standing{{Rank: 1, Player: "Zezima", Points: 300, Display: "3.00"}}, lb.Top)
+}
