@@ -161,3 +161,73 @@ func TestTileRaceAutoDisableFog(t *testing.T) {
 	}
 	require.Equal(t, 1, auto)
 }
+
+// TestTileRacePowerupTilesAndPools: admins manage powerup tiles and pool
+// tasks; a first-team-only tile claimed by two teams at once goes to exactly
+// one of them.
+func TestTileRacePowerupTilesAndPools(t *testing.T) {
+	s := newStack(t)
+	r := newRace(t, s, 2, true)
+	ctx := context.Background()
+
+	out := r.mustAct(r.admin, "pt", map[string]any{"type": "createPowerupTile", "label": "Kill Vorkath", "points": 150, "min": 1, "max": 2, "claim": "firstTeam", "reward": "skip2"})
+	var pts []tilerace.PowerupTile
+	snaps, err := s.store.FS.Collection("games").Doc(r.id).Collection("powerupTiles").Documents(ctx).GetAll()
+	require.NoError(t, err)
+	for _, sn := range snaps {
+		var pt tilerace.PowerupTile
+		raw, _ := json.Marshal(sn.Data())
+		require.NoError(t, json.Unmarshal(raw, &pt))
+		pts = append(pts, pt)
+	}
+	require.Len(t, pts, 3, "%v", out)
+	var first tilerace.PowerupTile
+	for _, pt := range pts {
+		if pt.Label == "Kill Vorkath" {
+			first = pt
+		}
+	}
+	require.Equal(t, "pt-3", first.ID)
+	r.mustAct(r.admin, "pt-edit", map[string]any{"type": "editPowerupTile", "powerupTile": first.ID, "label": "Kill Vorkath twice", "points": 200, "min": 1, "max": 2, "claim": "firstTeam", "reward": "skip2"})
+
+	codes := make(chan int, 2)
+	for i, tm := range r.teams {
+		go func() {
+			code, _ := s.post(tm.token, "TileRace", map[string]any{"gameId": r.id, "actionId": fmt.Sprint("claim-", i), "type": "claimPowerupTile",
+				"powerupTile": first.ID, "claims": 0, "players": tm.members[:1]})
+			codes <- code
+		}()
+	}
+	got := []int{<-codes, <-codes}
+	require.ElementsMatch(t, []int{http.StatusOK, http.StatusConflict}, got)
+	var pt tilerace.PowerupTile
+	r.doc("powerupTiles/"+first.ID, &pt)
+	require.NotEmpty(t, pt.ClaimedBy)
+	require.Equal(t, "Kill Vorkath twice", pt.Label)
+	holders := 0
+	for _, tm := range r.teams {
+		if len(r.team(tm.id).Inventory) > 0 {
+			holders++
+		}
+	}
+	require.Equal(t, 1, holders, "exactly one team got the reward")
+
+	r.mustAct(r.admin, "pt-rm", map[string]any{"type": "removePowerupTile", "powerupTile": "pt-1"})
+	snap, _ := s.store.FS.Doc("games/" + r.id + "/powerupTiles/pt-1").Get(ctx)
+	require.False(t, snap.Exists())
+
+	// Pool tasks: add, edit, remove; the pools stay private.
+	r.mustAct(r.admin, "pool-add", map[string]any{"type": "addPoolTask", "label": "Catch a shark", "difficulty": 1, "min": 1, "max": 1})
+	var pools struct {
+		Pools tilerace.Pools `json:"pools"`
+	}
+	r.doc("private/pools", &pools)
+	last := pools.Pools.Easy[len(pools.Pools.Easy)-1]
+	require.Equal(t, "Catch a shark", last.Label)
+	r.mustAct(r.admin, "pool-edit", map[string]any{"type": "editPoolTask", "id": last.ID, "label": "Catch 2 sharks", "difficulty": 2, "min": 1, "max": 3, "points": 50})
+	r.doc("private/pools", &pools)
+	require.Equal(t, "Catch 2 sharks", pools.Pools.Medium[len(pools.Pools.Medium)-1].Label)
+	r.mustAct(r.admin, "pool-rm", map[string]any{"type": "removePoolTask", "id": last.ID})
+	code, out := r.act(r.admin, "pool-rm-again", map[string]any{"type": "removePoolTask", "id": last.ID})
+	require.Equal(t, http.StatusNotFound, code, "%v", out)
+}
