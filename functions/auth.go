@@ -140,7 +140,14 @@ func (s *Server) sessionFor(ctx context.Context, a domain.Actor) (AuthReply, err
 	if err != nil {
 		return AuthReply{}, err
 	}
-	fb, err := s.FirebaseToken(ctx, a)
+	// Tile Race team and admin ids are only unique within their game ("master"
+	// is every game's master admin), so their Firebase uid names the game too.
+	// Rules go by the claims (role, game, team), never by these uids.
+	fa := a
+	if a.Game != "" {
+		fa.ID = a.Game + ":" + a.ID
+	}
+	fb, err := s.FirebaseToken(ctx, fa)
 	if err != nil {
 		return AuthReply{}, err
 	}

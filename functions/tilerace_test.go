@@ -2,6 +2,7 @@ package functions_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -394,4 +395,24 @@ func TestTileRaceFrontierFallback(t *testing.T) {
 	doc, err := s.store.GameDoc(ctx, r.id)
 	require.NoError(t, err)
 	require.NotContains(t, doc["state"], "revealedUpTo")
+}
+
+// TestTileRaceFirebaseUID: team and admin Firebase uids name their game, so
+// two games' master admins are two Firebase users.
+func TestTileRaceFirebaseUID(t *testing.T) {
+	s := newStack(t)
+	a, b := newRace(t, s, 1, false), newRace(t, s, 1, false)
+	for _, r := range []*race{a, b} {
+		code, out := s.post("", "Auth", map[string]any{"type": "adminLogin", "gameId": r.id, "admin": "master", "password": "master-pass"})
+		require.Equal(t, http.StatusOK, code, "%v", out)
+		require.Equal(t, "master", out["player"].(map[string]any)["id"])
+		parts := strings.Split(out["firebaseToken"].(string), ".")
+		raw, err := base64.RawURLEncoding.DecodeString(parts[1])
+		require.NoError(t, err)
+		var claims map[string]any
+		require.NoError(t, json.Unmarshal(raw, &claims))
+		require.Equal(t, r.id+":master", claims["sub"])
+		require.Equal(t, "master", claims["role"])
+		require.Equal(t, r.id, claims["game"])
+	}
 }
