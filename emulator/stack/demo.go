@@ -18,6 +18,7 @@ type Demo struct {
 	MatchID, RoomCode, OpenMatchID string
 	OpenRoomCode                   string
 	BoardGameID, BoardRoomCode     string // a Party Board lobby on pokemon-gen1
+	Race                           *RaceDemo
 }
 
 // Post calls a function of the local stack the way any client does and
@@ -95,6 +96,9 @@ func SeedDemo(ctx context.Context, base string) (*Demo, error) {
 	d.BoardGameID, d.BoardRoomCode = res["gameId"].(string), res["roomCode"].(string)
 	if _, err := Post(ctx, base+"/PartyBoard", d.BobToken, map[string]any{
 		"type": "join", "actionId": "demo-board-join", "roomCode": d.BoardRoomCode}); err != nil {
+		return nil, err
+	}
+	if d.Race, err = seedRace(ctx, base); err != nil {
 		return nil, err
 	}
 	return d, nil

@@ -8,7 +8,7 @@ import (
 // PrintHowTo tells a person at the terminal how to play the demo.
 func (s *Stack) PrintHowTo(w io.Writer) {
 	fmt.Fprintf(w, "\nMeeple local stack is up.\n")
-	fmt.Fprintf(w, "  functions:  %s  (POST /Auth, /DashDice, /PartyBoard)\n", s.FunctionsURL)
+	fmt.Fprintf(w, "  functions:  %s  (POST /Auth, /DashDice, /PartyBoard, /TileRace)\n", s.FunctionsURL)
 	fmt.Fprintf(w, "  firestore:  %s  (project %s, rules from firestore.rules)\n", s.FirestoreHost, s.Project)
 	fmt.Fprintf(w, "  triggers:   delivered by the Firestore emulator; tick every second\n")
 	if s.secretNote != "" {
@@ -50,13 +50,15 @@ Watch a match live from a web client (Firebase JS SDK):
   connectFirestoreEmulator(db, "127.0.0.1", %s, { mockUserToken: "<firebaseToken from /Auth>" })
   onSnapshot(doc(db, "games", "%s"), snap => console.log(snap.data()))
 Alice's Firebase token: %s
-
-Press Ctrl-C to stop.
 `, d.AliceID, d.MatchID, d.RoomCode, d.BobID, d.AliceToken, d.BobToken,
 		u, d.MatchID, u, d.MatchID, u, d.MatchID,
 		d.OpenRoomCode, s.FunctionsURL, u, d.OpenRoomCode, u,
 		d.BoardGameID, d.BoardRoomCode, s.FunctionsURL, d.BoardGameID, s.FunctionsURL, d.BoardGameID,
 		port(s.FirestoreHost), d.MatchID, d.AliceFirebase)
+	if d.Race != nil {
+		s.printRace(w, d.Race)
+	}
+	fmt.Fprintf(w, "\nPress Ctrl-C to stop.\n")
 }
 
 func port(hostport string) string {

@@ -117,6 +117,45 @@ func TestLocalStackEndToEnd(t *testing.T) {
 		require.Len(t, await["players"], 2)
 	})
 
+	t.Run("the demo race: a team signs in with the printed password and completes its tile; the trigger awards the points", func(t *testing.T) {
+		r := d.Race
+		require.NotNil(t, r)
+		var how strings.Builder
+		s.PrintHowTo(&how)
+		require.Contains(t, how.String(), r.GameID)
+		require.Contains(t, how.String(), `"type":"teamLogin"`)
+		team := r.Teams[0]
+		require.Contains(t, how.String(), team.Password)
+
+		doc, err := s.Store.GameDoc(ctx, r.GameID)
+		require.NoError(t, err)
+		st := doc["state"].(map[string]any)
+		require.Equal(t, "active", st["status"])
+		require.Len(t, st["teams"], 5)
+
+		out, err := Post(ctx, s.FunctionsURL+"/Auth", "", map[string]any{"type": "teamLogin", "gameId": r.GameID, "team": team.Name, "password": team.Password})
+		require.NoError(t, err)
+		tok := out["token"].(string)
+		board, err := s.Store.FS.Doc("games/" + r.GameID + "/public/board").Get(ctx)
+		require.NoError(t, err)
+		tile1 := board.Data()["tiles"].([]any)[0].(map[string]any)["content"].(map[string]any)
+		min := int(tile1["min"].(int64))
+		out, err = Post(ctx, s.FunctionsURL+"/TileRace", tok, map[string]any{"gameId": r.GameID, "actionId": "c1", "type": "complete",
+			"tile": 1, "recorded": 0, "players": team.Members[:min], "complete": true})
+		require.NoError(t, err)
+		require.EqualValues(t, 2, out["result"].(map[string]any)["position"])
+		eventually(t, 10*time.Second, func() error {
+			lb, err := s.Store.RaceLeaderboardDoc(ctx, r.GameID)
+			if err != nil {
+				return err
+			}
+			if len(lb.Top) == 0 {
+				return fmt.Errorf("no points yet")
+			}
+			return nil
+		})
+	})
+
 	t.Run("the tick ends a turn whose timer ran out with nobody calling", func(t *testing.T) {
 		out := call(d.AliceToken, map[string]any{"actionId": "timed", "type": "create", "mode": "classic", "private": true, "turnSeconds": 5})
 		res := out["result"].(map[string]any)

@@ -1,0 +1,141 @@
+package stack
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// RaceDemo is the demo Tile Race: started, five teams, a randomised board.
+type RaceDemo struct {
+	GameID, MasterToken string
+	MasterName          string
+	MasterPassword      string
+	Teams               []RaceDemoTeam
+}
+
+// RaceDemoTeam is a demo team and how to sign in as it.
+type RaceDemoTeam struct {
+	ID, Name, Password string
+	Members            []string
+}
+
+var demoTeams = []struct {
+	name, color, password string
+	members               []string
+}{
+	{"Red Dragons", "#e11d48", "red-pass", []string{"Zezima", "Lynx Titan", "B0aty"}},
+	{"Blue Moons", "#2563eb", "blue-pass", []string{"Woox", "Framed", "Odablock"}},
+	{"Green Goblins", "#16a34a", "green-pass", []string{"Settled", "Mmorpg", "Sick Nerd"}},
+	{"Gold Guthix", "#ca8a04", "gold-pass", []string{"Torvesta", "Skiddler", "Dino"}},
+	{"Purple Zaros", "#9333ea", "purple-pass", []string{"Faux", "Coxie", "Alfie"}},
+}
+
+// demoTasks is a task file in the import format: skills, bosses and items
+// combined into enough easy, medium and hard tasks for the randomiser (56
+// tiles, at least 17 hard, 3 left in each pool).
+func demoTasks() string {
+	var b strings.Builder
+	b.WriteString("label,difficulty,max,min,instructions,image,start proof,group\n")
+	skills := []string{"Fishing", "Woodcutting", "Mining", "Cooking", "Smithing", "Crafting", "Fletching", "Firemaking", "Thieving", "Agility"}
+	for i, s := range skills {
+		fmt.Fprintf(&b, "Gain 50k %s XP,easy,1,1,Screenshot before and after,,yes,no\n", s)
+		fmt.Fprintf(&b, "Gain 250k %s XP,medium,1,1,Screenshot before and after,,yes,no\n", s)
+		fmt.Fprintf(&b, "Gain 1m %s XP,hard,1,1,Screenshot before and after,,yes,no\n", s)
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "Three players each gain 25k %s XP,easy,3,3,One screenshot per player,,no,yes\n", s)
+		}
+	}
+	easyBosses := []string{"Giant Mole", "Obor", "Bryophyta", "Barrows brothers", "Dagannoth Kings", "Kalphite Queen", "Scurrius", "Sarachnis"}
+	for _, boss := range easyBosses {
+		fmt.Fprintf(&b, "Kill %s,easy,3,1,Drop screenshot per kill,,no,no\n", boss)
+		fmt.Fprintf(&b, "Get a unique from %s,medium,1,1,Drop screenshot,,no,no\n", boss)
+	}
+	hardBosses := []string{"Zulrah", "Vorkath", "Cerberus", "Alchemical Hydra", "The Nightmare", "Corporeal Beast", "General Graardor", "K'ril Tsutsaroth", "Commander Zilyana", "Kree'arra", "Nex", "Phantom Muspah", "The Leviathan", "Duke Sucellus"}
+	for _, boss := range hardBosses {
+		fmt.Fprintf(&b, "Kill %s,medium,2,1,Kill count screenshot per kill,,yes,no\n", boss)
+		fmt.Fprintf(&b, "Get a unique from %s,hard,1,1,Drop screenshot,,no,no\n", boss)
+	}
+	for _, raid := range []string{"Chambers of Xeric", "Theatre of Blood", "Tombs of Amascut"} {
+		fmt.Fprintf(&b, "Complete %s as a team,hard,1,1,Completion screenshot with the whole team,,no,no\n", raid)
+		fmt.Fprintf(&b, "Get a purple from %s,hard,1,1,Drop screenshot,,no,no\n", raid)
+	}
+	for _, clue := range []string{"easy", "medium", "hard", "elite"} {
+		fmt.Fprintf(&b, "Complete 3 %s clue scrolls,easy,3,3,Casket screenshot per clue,,no,no\n", clue)
+		fmt.Fprintf(&b, "Complete 10 %s clue scrolls,medium,10,5,Casket screenshot per clue,,no,no\n", clue)
+	}
+	return b.String()
+}
+
+const demoPowerupTiles = "reward,label,points,max,min,claim,instructions\n" +
+	"skip1,Kill a wilderness boss,1.5,3,1,eachTeam,Any wilderness boss\n" +
+	"back2,First to a new 99,2,1,1,firstTeam,Level-up screenshot\n" +
+	"clearCooldown,Complete any clue scroll,0.25,2,1,unlimited,Casket screenshot\n"
+
+// seedRace creates the demo Tile Race through the functions, as its master
+// admin would: admins, five teams, imported pools and powerup tiles, a
+// randomised board (seeded, so it is the same every run), and starts it.
+func seedRace(ctx context.Context, base string) (*RaceDemo, error) {
+	out, err := Post(ctx, base+"/Auth", "", map[string]any{"type": "guest", "nickname": "Mia"})
+	if err != nil {
+		return nil, err
+	}
+	r := &RaceDemo{MasterName: "Mia", MasterPassword: "master-pass"}
+	out, err = Post(ctx, base+"/TileRace", out["token"].(string), map[string]any{
+		"actionId": "demo-race", "type": "create", "name": r.MasterName, "password": r.MasterPassword, "seed": "meeple-demo-race"})
+	if err != nil {
+		return nil, err
+	}
+	r.GameID = out["gameId"].(string)
+	r.MasterToken = out["result"].(map[string]any)["session"].(map[string]any)["token"].(string)
+	act := func(id string, body map[string]any) (map[string]any, error) {
+		body["gameId"], body["actionId"] = r.GameID, id
+		return Post(ctx, base+"/TileRace", r.MasterToken, body)
+	}
+	if _, err := act("demo-admin", map[string]any{"type": "addAdmin", "id": "ada", "name": "Ada", "password": "admin-pass"}); err != nil {
+		return nil, err
+	}
+	for i, t := range demoTeams {
+		out, err := act(fmt.Sprint("demo-team-", i), map[string]any{"type": "createTeam", "name": t.name, "color": t.color,
+			"members": t.members, "slot": i + 1, "password": t.password})
+		if err != nil {
+			return nil, err
+		}
+		id := out["result"].(map[string]any)["team"].(map[string]any)["id"].(string)
+		r.Teams = append(r.Teams, RaceDemoTeam{ID: id, Name: t.name, Password: t.password, Members: t.members})
+	}
+	for _, step := range []map[string]any{
+		{"type": "importTasks", "data": demoTasks()},
+		{"type": "importPowerupTiles", "data": demoPowerupTiles},
+		{"type": "randomiseDifficulties", "fill": true},
+		{"type": "start"},
+	} {
+		if _, err := act("demo-"+step["type"].(string), step); err != nil {
+			return nil, fmt.Errorf("demo race %s: %w", step["type"], err)
+		}
+	}
+	return r, nil
+}
+
+// printRace tells a person at the terminal how to play the demo race.
+func (s *Stack) printRace(w io.Writer, r *RaceDemo) {
+	u := s.FunctionsURL
+	red := r.Teams[0]
+	fmt.Fprintf(w, `
+Tile Race: game %s is running with five teams on a randomised board.
+Sign in as a team (name or id, and its password) or as an admin:
+  curl -s %s/Auth -d '{"type":"teamLogin","gameId":"%s","team":"%s","password":"%s"}'
+  curl -s %s/Auth -d '{"type":"adminLogin","gameId":"%s","admin":"%s","password":"%s"}'   (master admin; Ada / admin-pass is a regular admin)
+Teams and passwords:`, r.GameID, u, r.GameID, red.Name, red.Password, u, r.GameID, r.MasterName, r.MasterPassword)
+	for _, t := range r.Teams {
+		fmt.Fprintf(w, "\n  %-14s %-12s members %s", t.Name, t.Password, strings.Join(t.Members, ", "))
+	}
+	fmt.Fprintf(w, `
+A team completes its current tile (its position is in games/%s/teams/{teamId}, the
+tile's min and max in games/%s/public/board, which shows revealed tiles only):
+  curl -s %s/TileRace -H "Authorization: Bearer <team token>" \
+    -d '{"gameId":"%s","actionId":"c1","type":"complete","tile":1,"recorded":0,"players":["%s"],"complete":true}'
+Points: games/%s/public/leaderboard. Every action: docs/tilerace.md.
+`, r.GameID, r.GameID, u, r.GameID, red.Members[0], r.GameID)
+}
