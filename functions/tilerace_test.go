@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -364,6 +365,18 @@ func TestTileRaceBadRequests(t *testing.T) {
 			code, out := s.post("", "Auth", body)
 			require.Equal(t, http.StatusUnauthorized, code, "%v: %v", body, out)
 		}
+	})
+	t.Run("five wrong team passwords lock the team's sign-in", func(t *testing.T) {
+		login := func(pw string) int {
+			code, _ := s.post("", "Auth", map[string]any{"type": "teamLogin", "gameId": r.id, "team": foe.name, "password": pw})
+			return code
+		}
+		for range 5 {
+			require.Equal(t, http.StatusUnauthorized, login("wrong"))
+		}
+		require.Equal(t, http.StatusTooManyRequests, login("pw-team-2"), "locked, even with the right password")
+		s.advance(16 * time.Minute)
+		require.Equal(t, http.StatusOK, login("pw-team-2"))
 	})
 }
 
