@@ -18,6 +18,16 @@ import (
 // bcryptCost is the password hash cost: about 50–100 ms per hash here.
 const bcryptCost = 11
 
+// hashPassword hashes a new password with the server's bcrypt cost.
+func (s *Server) hashPassword(pw string) (string, error) {
+	cost := s.PasswordCost
+	if cost == 0 {
+		cost = bcryptCost
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(pw), cost)
+	return string(hash), err
+}
+
 // AuthRequest is the body of the Auth function.
 type AuthRequest struct {
 	Type     string `json:"type"` // guest | register | login | teamLogin | adminLogin
@@ -109,12 +119,12 @@ func (s *Server) signIn(ctx context.Context, req AuthRequest) (domain.Actor, err
 		if err != nil {
 			return domain.Actor{}, err
 		}
-		hash, err := bcrypt.GenerateFromPassword([]byte(req.Password), bcryptCost)
+		hash, err := s.hashPassword(req.Password)
 		if err != nil {
 			return domain.Actor{}, err
 		}
 		a := domain.Actor{ID: "u_" + store.NewID(), Name: name, Role: domain.RolePlayer}
-		return a, s.Store.Register(ctx, a.ID, req.Username, name, string(hash))
+		return a, s.Store.Register(ctx, a.ID, req.Username, name, hash)
 	case "login":
 		if req.Username == "" || req.Password == "" {
 			return domain.Actor{}, domain.Errorf(domain.EINVALID, "username and password are required")

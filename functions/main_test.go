@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"golang.org/x/crypto/bcrypt"
 
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/functions"
@@ -45,6 +46,7 @@ func newStack(t *testing.T) *stack {
 		FirebaseToken: func(_ context.Context, a domain.Actor) (string, error) {
 			return functions.UnsignedFirebaseToken(project, a, s.clock()), nil
 		},
+		PasswordCost: bcrypt.MinCost, // hashing is not what these tests measure
 	}
 	mux := http.NewServeMux()
 	for name, h := range s.srv.Routes() {

@@ -18,6 +18,9 @@ type Server struct {
 	FirebaseToken func(ctx context.Context, a domain.Actor) (string, error)
 	// AllowOrigin is the CORS origin web clients call from ("*" when empty).
 	AllowOrigin string
+	// PasswordCost is the bcrypt cost of new password hashes (0: 11). Tests
+	// lower it; existing hashes keep the cost they were made with.
+	PasswordCost int
 }
 
 // Routes returns every HTTP function by its deployed name.

@@ -71,11 +71,11 @@ func (s *Server) raceCreate(ctx context.Context, c Call) (any, error) {
 	if _, _, _, err := tilerace.NewGame(id, master, s.now()); err != nil {
 		return nil, err // a bad name, before paying for a hash
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(req.Password), bcryptCost)
+	hash, err := s.hashPassword(req.Password)
 	if err != nil {
 		return nil, err
 	}
-	created, err := store.CreateTileRace(ctx, s.Store, id, master, string(hash), req.Seed)
+	created, err := store.CreateTileRace(ctx, s.Store, id, master, hash, req.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -134,11 +134,11 @@ func (s *Server) raceAct(ctx context.Context, c Call) (any, error) {
 			if err := checkPassword("password", *pw.Password, min); err != nil {
 				return nil, err
 			}
-			hash, err := bcrypt.GenerateFromPassword([]byte(*pw.Password), bcryptCost)
+			hash, err := s.hashPassword(*pw.Password)
 			if err != nil {
 				return nil, err
 			}
-			sec.Hash = string(hash)
+			sec.Hash = hash
 			r.Secret = sec
 			if u, ok := req.(*tilerace.UpdateTeamRequest); ok {
 				u.PasswordChanged = true
