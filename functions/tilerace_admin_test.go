@@ -57,6 +57,16 @@ func TestTileRaceAdmins(t *testing.T) {
 		r.checkFog()
 	})
 
+	t.Run("settings: gradient and reserve", func(t *testing.T) {
+		r.mustAct(r.admin, "settings", map[string]any{"type": "setSettings", "reserve": 5,
+			"gradient": map[string]any{"early": map[string]int{"easy": 80, "medium": 20, "hard": 0}, "late": map[string]int{"easy": 0, "medium": 20, "hard": 80}}})
+		g := r.game()
+		require.Equal(t, 5, g.Settings.Reserve)
+		require.Equal(t, tilerace.Weights{Easy: 80, Medium: 20}, g.Settings.Gradient.Early)
+		code, out := r.act(r.admin, "settings-bad", map[string]any{"type": "setSettings", "gradient": map[string]any{"early": map[string]int{}, "late": map[string]int{"hard": 1}}})
+		require.Equal(t, http.StatusBadRequest, code, "%v", out)
+	})
+
 	t.Run("edit a visible tile", func(t *testing.T) {
 		r.mustAct(r.admin, "edit-2", map[string]any{"type": "editTile", "tile": 2, "label": "Catch 5 sharks", "difficulty": 1, "min": 1, "max": 1, "reward": "skip1"})
 		tile := r.board().Tiles[1]

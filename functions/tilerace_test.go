@@ -338,12 +338,17 @@ func TestTileRaceBadRequests(t *testing.T) {
 		{"unknown game", own.token, map[string]any{"gameId": "nope", "type": "complete", "tile": 1}, 404, "not_found", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			before := []any{r.game(), r.team(own.id), r.team(foe.id), r.board()}
+			events := func() int {
+				recs, err := s.store.Events(context.Background(), r.id)
+				require.NoError(t, err)
+				return len(recs)
+			}
+			before := []any{r.game(), r.team(own.id), r.team(foe.id), r.board(), events()}
 			code, out := r.act(tc.token, "bad-"+tc.name, tc.body)
 			require.Equal(t, tc.code, code, "%v", out)
 			require.Equal(t, tc.want, errCode(out))
 			require.Contains(t, out["error"].(map[string]any)["message"], tc.msg)
-			require.Equal(t, before, []any{r.game(), r.team(own.id), r.team(foe.id), r.board()}, "nothing changed")
+			require.Equal(t, before, []any{r.game(), r.team(own.id), r.team(foe.id), r.board(), events()}, "nothing changed, nothing logged")
 		})
 	}
 	t.Run("import problems are all listed", func(t *testing.T) {
