@@ -2,6 +2,7 @@ package stack
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -13,6 +14,10 @@ type RaceDemo struct {
 	MasterName          string
 	MasterPassword      string
 	Teams               []RaceDemoTeam
+	// FirstTile is tile 1's task label and FirstPlayers the Red Dragons
+	// members who complete it in the printed curl (as many as its min).
+	FirstTile    string
+	FirstPlayers []string
 }
 
 // RaceDemoTeam is a demo team and how to sign in as it.
@@ -32,9 +37,10 @@ var demoTeams = []struct {
 	{"Purple Zaros", "#9333ea", "purple-pass", []string{"Faux", "Coxie", "Alfie"}},
 }
 
-// demoTasks is a task file in the import format: skills, bosses and items
-// combined into enough easy, medium and hard tasks for the randomiser (56
-// tiles, at least 17 hard, 3 left in each pool).
+// demoTasks is a task file in the import format: skills, bosses, minigames
+// and clues combined into 35 easy, 36 medium and 30 hard tasks, enough for
+// the randomiser (56 tiles, at least 17 hard, 3 left in each pool). Most need
+// one completion; some take 2 of up to 3, a few are group tasks.
 func demoTasks() string {
 	var b strings.Builder
 	b.WriteString("label,difficulty,max,min,instructions,image,start proof,group\n")
@@ -60,6 +66,14 @@ func demoTasks() string {
 	for _, raid := range []string{"Chambers of Xeric", "Theatre of Blood", "Tombs of Amascut"} {
 		fmt.Fprintf(&b, "Complete %s as a team,hard,1,1,Completion screenshot with the whole team,,no,no\n", raid)
 		fmt.Fprintf(&b, "Get a purple from %s,hard,1,1,Drop screenshot,,no,no\n", raid)
+	}
+	minigames := []string{"Wintertodt", "Tempoross", "Guardians of the Rift", "Pest Control", "Barbarian Assault", "Volcanic Mine", "Giants' Foundry", "Mahogany Homes"}
+	for i, game := range minigames {
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "Win 3 %s games,easy,3,2,Reward screenshot per game,,no,no\n", game)
+		} else {
+			fmt.Fprintf(&b, "Two players finish a %s game together,easy,3,2,One screenshot with both players,,no,yes\n", game)
+		}
 	}
 	for _, clue := range []string{"easy", "medium", "hard", "elite"} {
 		fmt.Fprintf(&b, "Complete 3 %s clue scrolls,easy,3,3,Casket screenshot per clue,,no,no\n", clue)
@@ -115,7 +129,34 @@ func seedRace(ctx context.Context, base string) (*RaceDemo, error) {
 			return nil, fmt.Errorf("demo race %s: %w", step["type"], err)
 		}
 	}
+	out, err = act("demo-viewBoard", map[string]any{"type": "viewBoard"})
+	if err != nil {
+		return nil, fmt.Errorf("demo race viewBoard: %w", err)
+	}
+	r.FirstTile, r.FirstPlayers = firstTile(out, r.Teams[0].Members)
 	return r, nil
+}
+
+// firstTile reads tile 1's label and min from a viewBoard reply and names
+// that many completions by members (one entry per completion; a name repeats
+// only when the tile is not a group task and the team is too small).
+func firstTile(reply map[string]any, members []string) (string, []string) {
+	min, label := 1, ""
+	if res, ok := reply["result"].(map[string]any); ok {
+		if tiles, ok := res["tiles"].([]any); ok && len(tiles) > 0 {
+			if content, ok := tiles[0].(map[string]any)["content"].(map[string]any); ok {
+				label, _ = content["label"].(string)
+				if m, ok := content["min"].(float64); ok && m >= 1 {
+					min = int(m)
+				}
+			}
+		}
+	}
+	players := make([]string, min)
+	for i := range players {
+		players[i] = members[i%len(members)]
+	}
+	return label, players
 }
 
 // printRace tells a person at the terminal how to play the demo race.
@@ -131,11 +172,13 @@ Teams and passwords:`, r.GameID, u, r.GameID, red.Name, red.Password, u, r.GameI
 	for _, t := range r.Teams {
 		fmt.Fprintf(w, "\n  %-14s %-12s members %s", t.Name, t.Password, strings.Join(t.Members, ", "))
 	}
+	players, _ := json.Marshal(r.FirstPlayers)
 	fmt.Fprintf(w, `
 A team completes its current tile (its position is in games/%s/teams/{teamId}, the
-tile's min and max in games/%s/public/board, which shows revealed tiles only):
+tile's min and max in games/%s/public/board, which shows revealed tiles only).
+Every team starts on tile 1 (%q, min %d); %s completes it with its token from teamLogin:
   curl -s %s/TileRace -H "Authorization: Bearer <team token>" \
-    -d '{"gameId":"%s","actionId":"c1","type":"complete","tile":1,"recorded":0,"players":["%s"],"complete":true}'
+    -d '{"gameId":"%s","actionId":"c1","type":"complete","tile":1,"recorded":0,"players":%s,"complete":true}'
 Points: games/%s/public/leaderboard. Every action: docs/tilerace.md.
-`, r.GameID, r.GameID, u, r.GameID, red.Members[0], r.GameID)
+`, r.GameID, r.GameID, r.FirstTile, len(r.FirstPlayers), red.Name, u, r.GameID, players, r.GameID)
 }

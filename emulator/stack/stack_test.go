@@ -2,6 +2,7 @@ package stack
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -124,7 +125,9 @@ func TestLocalStackEndToEnd(t *testing.T) {
 		s.PrintHowTo(&how)
 		require.Contains(t, how.String(), r.GameID)
 		require.Contains(t, how.String(), `"type":"teamLogin"`)
+		require.Contains(t, how.String(), `"type":"adminLogin"`)
 		team := r.Teams[0]
+		require.Contains(t, how.String(), team.Name)
 		require.Contains(t, how.String(), team.Password)
 
 		doc, err := s.Store.GameDoc(ctx, r.GameID)
@@ -136,12 +139,26 @@ func TestLocalStackEndToEnd(t *testing.T) {
 		out, err := Post(ctx, s.FunctionsURL+"/Auth", "", map[string]any{"type": "teamLogin", "gameId": r.GameID, "team": team.Name, "password": team.Password})
 		require.NoError(t, err)
 		tok := out["token"].(string)
+		// As the how-to says: the team's position from its document, the
+		// tile's min from the public board.
+		teamDoc, err := s.Store.FS.Doc("games/" + r.GameID + "/teams/" + team.ID).Get(ctx)
+		require.NoError(t, err)
+		require.EqualValues(t, 1, teamDoc.Data()["position"])
 		board, err := s.Store.FS.Doc("games/" + r.GameID + "/public/board").Get(ctx)
 		require.NoError(t, err)
 		tile1 := board.Data()["tiles"].([]any)[0].(map[string]any)["content"].(map[string]any)
 		min := int(tile1["min"].(int64))
+		players := make([]string, min) // one entry per completion; members may repeat unless it is a group task
+		for i := range players {
+			players[i] = team.Members[i%len(team.Members)]
+		}
+		require.Equal(t, players, r.FirstPlayers, "the printed curl names as many completions as tile 1 needs")
+		require.Equal(t, tile1["label"], r.FirstTile)
+		printed, err := json.Marshal(players)
+		require.NoError(t, err)
+		require.Contains(t, how.String(), `"type":"complete","tile":1,"recorded":0,"players":`+string(printed))
 		out, err = Post(ctx, s.FunctionsURL+"/TileRace", tok, map[string]any{"gameId": r.GameID, "actionId": "c1", "type": "complete",
-			"tile": 1, "recorded": 0, "players": team.Members[:min], "complete": true})
+			"tile": 1, "recorded": 0, "players": players, "complete": true})
 		require.NoError(t, err)
 		require.EqualValues(t, 2, out["result"].(map[string]any)["position"])
 		eventually(t, 10*time.Second, func() error {
