@@ -1,8 +1,6 @@
 package tilerace
 
 import (
-	"fmt"
-
 	"github.com/meeple-games/meeple/domain"
 )
 
@@ -241,6 +239,3 @@ func Run(c Ctx, v Values, in Input) (Values, Outcome, error) {
 	}
 	return v, o, nil
 }
-
-// TileDocID names the private tile a Doc refers to in error messages.
-func TileDocID(n int) string { return fmt.Sprintf("tile-%02d", n) }

@@ -14,14 +14,14 @@ import (
 )
 
 type raceFigures struct {
-	teams, sequential                int
-	actReads, actWrites              float64 // per completion, the action's own transaction
-	allReads, allWrites              float64 // per completion, with its points effects
-	concurrent, failed, slow         int     // slow: over 500 ms (a transaction Firestore aborted and the client retried)
-	movesUnderLoad                   int     // completions under load whose position reveals more (the leader's can move the frontier)
-	elapsed                          time.Duration
-	latency                          []time.Duration
-	frontierMoves, frontierMoveReads int
+	teams, sequential        int
+	actReads, actWrites      float64 // per completion, the action's own transaction
+	allReads, allWrites      float64 // per completion, with its points effects
+	concurrent, failed, slow int     // slow: over 500 ms (a transaction Firestore aborted and the client retried)
+	movesUnderLoad           int     // completions under load whose position reveals more (the leader's can move the frontier)
+	elapsed                  time.Duration
+	latency                  []time.Duration
+	frontierMoves            int
 }
 
 // raceTasks is a task file of single-completion tasks, so every request
