@@ -108,8 +108,8 @@ func (s *Server) signIn(ctx context.Context, req AuthRequest) (domain.Actor, err
 		if !usernameRE.MatchString(req.Username) {
 			return domain.Actor{}, domain.Errorf(domain.EINVALID, "username must be 3 to 20 letters, digits or underscores")
 		}
-		if n := len(req.Password); n < 8 || n > 72 {
-			return domain.Actor{}, domain.Errorf(domain.EINVALID, "password must be 8 to 72 bytes")
+		if err := checkPassword("password", req.Password, minPassword); err != nil {
+			return domain.Actor{}, err
 		}
 		nick := req.Nickname
 		if nick == "" {

@@ -19,12 +19,13 @@ const MaxTileRaceBody = 1 << 20
 // MasterAdminID is the admin id of the admin who creates a Tile Race.
 const MasterAdminID = "master"
 
-// Password lengths. Team passwords are shared by a team's members and typed
-// on phones, so they may be short; admin passwords guard the whole event.
+// Password lengths. Accounts and Tile Race admins (who guard a whole event)
+// need 8 bytes; team passwords are shared by a team's members and typed on
+// phones, so they may be short.
 const (
-	minTeamPassword  = 4
-	minAdminPassword = 8
-	maxPassword      = 72 // bcrypt's limit
+	minPassword     = 8
+	minTeamPassword = 4
+	maxPassword     = 72 // bcrypt's limit
 )
 
 // raceCreate is the payload of a Tile Race "create".
@@ -63,7 +64,7 @@ func (s *Server) raceCreate(ctx context.Context, c Call) (any, error) {
 	if err := decodeObject(c.Body, &req); err != nil {
 		return nil, err
 	}
-	if err := checkPassword("password", req.Password, minAdminPassword); err != nil {
+	if err := checkPassword("password", req.Password, minPassword); err != nil {
 		return nil, err
 	}
 	id := store.CreateID(c.Actor.ID, c.Envelope.ActionID)
@@ -128,7 +129,7 @@ func (s *Server) raceAct(ctx context.Context, c Call) (any, error) {
 			if pw.Password == nil {
 				return nil, domain.Errorf(domain.EINVALID, "password is required: the admin signs in with it")
 			}
-			sec.Kind, sec.ID, min = store.CredAdmin, req.(*tilerace.AdminRequest).ID, minAdminPassword
+			sec.Kind, sec.ID, min = store.CredAdmin, req.(*tilerace.AdminRequest).ID, minPassword
 		}
 		if pw.Password != nil {
 			if err := checkPassword("password", *pw.Password, min); err != nil {

@@ -293,16 +293,20 @@ func (p *stepper[S]) write(tx *firestore.Transaction, st *Store, actionID string
 // guard turns a panic in the rules into an error, and a failed lazy seed read
 // into the read's error.
 func guard[S any](f func() (S, domain.Outcome, error)) (s S, out domain.Outcome, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if l, ok := r.(seedLoadFailed); ok {
-				err = l.err
-				return
-			}
-			panic(r)
-		}
-	}()
+	defer seedFailure(&err)
 	return f()
+}
+
+// seedFailure, deferred, turns a lazyDice's failed seed read (a panic, since
+// Roll cannot return an error) back into *err; other panics go on.
+func seedFailure(err *error) {
+	if r := recover(); r != nil {
+		if l, ok := r.(seedLoadFailed); ok {
+			*err = l.err
+			return
+		}
+		panic(r)
+	}
 }
 
 type recorded struct {

@@ -269,15 +269,7 @@ func TileRaceAct(ctx context.Context, st *Store, r TileRaceRequest) (json.RawMes
 		var out tilerace.Outcome
 		var nv tilerace.Values
 		func() {
-			defer func() {
-				if p := recover(); p != nil {
-					l, ok := p.(seedLoadFailed)
-					if !ok {
-						panic(p)
-					}
-					err = l.err
-				}
-			}()
+			defer seedFailure(&err)
 			nv, out, err = tilerace.Run(tilerace.Ctx{Actor: a.Actor, Now: now}, v.Values, tilerace.Input{Type: a.Type, Req: r.Req, NewID: r.NewID, Dice: dice})
 		}()
 		if err != nil {
@@ -493,7 +485,9 @@ func mustFirestore(v any) any {
 	return m
 }
 
-func (s *Store) writeRaceGame(tx *firestore.Transaction, id string, g tilerace.Game, version int64, now time.Time) error {
+// raceHeader is the platform header of a race: its status (players are
+// teams, kept in their own documents; a race has no deadline).
+func raceHeader(g tilerace.Game) domain.Header {
 	status := domain.StatusActive
 	switch g.Status {
 	case tilerace.StatusSetup:
@@ -501,7 +495,11 @@ func (s *Store) writeRaceGame(tx *firestore.Transaction, id string, g tilerace.G
 	case tilerace.StatusFinished:
 		status = domain.StatusOver
 	}
-	fields, err := gameFields(domain.Header{Status: status, Players: []string{}}, g, version, now)
+	return domain.Header{Status: status, Players: []string{}}
+}
+
+func (s *Store) writeRaceGame(tx *firestore.Transaction, id string, g tilerace.Game, version int64, now time.Time) error {
+	fields, err := gameFields(raceHeader(g), g, version, now)
 	if err != nil {
 		return err
 	}
@@ -609,14 +607,7 @@ func CreateTileRace(ctx context.Context, st *Store, id string, master tilerace.A
 		if status.Code(err) != codes.NotFound {
 			return err
 		}
-		doc, err := newGameDoc(tilerace.Kind, domain.Header{Status: domain.StatusWaiting, Players: []string{}}, g, created.SeedHash, "", now)
-		if err != nil {
-			return err
-		}
-		if err := tx.Create(st.gameRef(id), doc); err != nil {
-			return err
-		}
-		if err := tx.Create(st.privateRef(id), map[string]any{"seed": seed, fKind: tilerace.Kind, fCreatedAt: now}); err != nil {
+		if err := createGame(tx, st, tilerace.Kind, id, raceHeader(g), g, seed, "", now); err != nil {
 			return err
 		}
 		if err := tx.Create(st.boardRef(id), map[string]any{fBoard: mustFirestore(b), fVersion: int64(0), fUpdatedAt: now}); err != nil {
