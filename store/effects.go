@@ -191,10 +191,8 @@ func (s *Store) ApplyEffects(ctx context.Context, gameID, seq string) (applied b
 	if !validID(gameID) || !validID(seq) {
 		return false, domain.Errorf(domain.EINVALID, "bad game id %q or event id %q", gameID, seq)
 	}
-	if err := s.raiseForRecord(ctx, gameID, seq); err != nil {
-		return false, err
-	}
 	var invalid error
+	outer := ctx // the client refuses a transaction begun with a transaction's ctx
 	err = s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
 		applied, invalid = false, nil
 		ref := s.eventRef(gameID, seq)
@@ -208,6 +206,9 @@ func (s *Store) ApplyEffects(ctx context.Context, gameID, seq string) (applied b
 		data := snap.Data()
 		if pending, _ := data[fPending].(bool); !pending {
 			return nil
+		}
+		if err := s.raiseForRecord(outer, gameID, data); err != nil {
+			return err
 		}
 		now := s.now()
 		fx, err := s.collectEffects(tx, gameID, seq, data)

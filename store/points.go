@@ -28,20 +28,14 @@ type RaceLeaderboard struct {
 }
 
 // raiseForRecord raises the fog frontier for the furthest position the
-// completions of a pending Tile Race record reached, before its effects run:
-// the store raised it right after the completion, unless that call was lost.
-// Raising is idempotent and takes its own transaction (see RaiseFrontier),
-// so a failure here leaves the record pending for the retry.
-func (s *Store) raiseForRecord(ctx context.Context, gameID, eventID string) error {
-	snap, err := s.eventRef(gameID, eventID).Get(ctx)
-	if status.Code(err) == codes.NotFound {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	data := snap.Data()
-	if kind, _ := data[fKind].(string); kind != tilerace.Kind || data[fPending] != true {
+// completions of a pending Tile Race record reached, before its effects are
+// written: the store raised it right after the completion, unless that call
+// was lost. It runs inside ApplyEffects' transaction function but as a
+// transaction of its own (RaiseFrontier) on documents the effects do not
+// touch; raising is idempotent, so a retried effects transaction may raise
+// again, and a failure leaves the record pending for the retry.
+func (s *Store) raiseForRecord(ctx context.Context, gameID string, data map[string]any) error {
+	if kind, _ := data[fKind].(string); kind != tilerace.Kind {
 		return nil
 	}
 	var evs []recordEvent
@@ -58,7 +52,7 @@ func (s *Store) raiseForRecord(ctx context.Context, gameID, eventID string) erro
 	if reached == 0 {
 		return nil
 	}
-	_, err = RaiseFrontier(ctx, s, gameID, reached)
+	_, err := RaiseFrontier(ctx, s, gameID, reached)
 	return err
 }
 
