@@ -27,6 +27,11 @@ type Error struct {
 	// Details, when set, is sent to the caller with the message: for example
 	// every located problem of a refused board file.
 	Details any
+	// Then are system actions the platform runs on the same game after
+	// this refusal, each in a transaction of its own (Tile Race turns the
+	// fog off after a randomiser could not meet its constraints). The
+	// refused action itself still writes nothing.
+	Then []Action
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }

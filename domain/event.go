@@ -21,20 +21,4 @@ type GameOver struct {
 	Draw    bool     `json:"draw,omitempty"` // every player drew; Winners and Losers are empty
 	Players []string `json:"players"`        // everyone who played, so a draw names them too
 	Reason  string   `json:"reason"`         // "target", "forfeit", "timeout", ...
-	// Teams: Winners, Losers and Players are team ids of the game, not
-	// platform players, so no per-player results are recorded (Tile Race:
-	// its players' points go to the game's points ledger by name).
-	Teams bool `json:"teams,omitempty"`
-}
-
-// HasEffects reports whether events hold one the platform's triggers react to.
-// The store marks such an event record pending until the effects have run, so the
-// tick can sweep any a crash left behind.
-func HasEffects(events []Event) bool {
-	for _, e := range events {
-		if e.Type == EventGameOver {
-			return true
-		}
-	}
-	return false
 }

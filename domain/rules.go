@@ -18,6 +18,20 @@ const (
 type Env struct {
 	Now  time.Time
 	Dice Dice
+	// DiceAt gives the dice of a sequence number of the game's choosing;
+	// Single sets Dice from it with the game version each step makes.
+	DiceAt DiceSource
+	// New describes the game a create action makes (nil otherwise).
+	New *Created
+}
+
+// Created is what the platform tells a create action, and what a create
+// replies by default.
+type Created struct {
+	GameID   string `json:"gameId"`
+	RoomCode string `json:"roomCode,omitempty"` // reserved only if the Change asks for a room
+	SeedHash string `json:"seedHash"`
+	Version  int64  `json:"version"`
 }
 
 // Action is one authenticated request to change a game.
@@ -26,6 +40,11 @@ type Action struct {
 	Type    string          `json:"type"` // e.g. "roll"
 	Actor   Actor           `json:"actor"`
 	Payload json.RawMessage `json:"-"` // the whole request body; each game decodes its fields
+	// GameID is the game acted on (for a create, the new game's id).
+	GameID string `json:"-"`
+	// Secret is the hash of the request's password, for games whose actions
+	// carry one (Passworder): the game stores it, never the password.
+	Secret string `json:"-"`
 }
 
 // Header is what the shared pipeline needs to know of any game's state: it is
@@ -45,8 +64,9 @@ type Outcome struct {
 
 // Spawn is a new game of the same kind, created with the action that made it.
 type Spawn struct {
-	ID    string
-	State any // the rule set's state type
+	ID     string
+	State  any    // the rule set's state type
+	Header Header // filled in by Single
 }
 
 // Rules is one game's rule set, as the shared pipeline drives it. S is the

@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/meeple-games/meeple/emulator/stack"
+	"github.com/meeple-games/meeple/games"
 	"github.com/meeple-games/meeple/store"
 )
 
@@ -27,7 +28,7 @@ func main() {
 }
 
 func run() error {
-	var c stack.Config
+	c := stack.Config{Games: games.All()}
 	var quiet bool
 	flag.IntVar(&c.Port, "port", 8090, "port of the HTTP and trigger functions (0: any free port)")
 	flag.IntVar(&c.FirestorePort, "firestore-port", 8080, "port of the Firestore emulator (0: any free port)")

@@ -28,16 +28,30 @@ func (s *Server) hashPassword(pw string) (string, error) {
 	return string(hash), err
 }
 
-// AuthRequest is the body of the Auth function.
+// AuthRequest is the body of the Auth function. A game's own sign-ins
+// (domain.SignIn, such as Tile Race's teamLogin) read their fields from the
+// whole body.
 type AuthRequest struct {
-	Type     string `json:"type"` // guest | register | login | teamLogin | adminLogin
+	Type     string `json:"type"` // guest | register | login | a game's sign-in
 	Nickname string `json:"nickname"`
 	Username string `json:"username"`
 	Password string `json:"password"`
-	// Tile Race sign-in: the game, and the team or admin (id or name).
-	GameID string `json:"gameId,omitempty"`
-	Team   string `json:"team,omitempty"`
-	Admin  string `json:"admin,omitempty"`
+}
+
+// Password lengths of accounts (bcrypt's limit is 72 bytes).
+const (
+	minPassword = 8
+	maxPassword = 72
+)
+
+// checkPassword checks a new password's length.
+//
+// Errors: EINVALID.
+func checkPassword(field, pw string, min int) error {
+	if n := len(pw); n < min || n > maxPassword {
+		return domain.Errorf(domain.EINVALID, "%s must be %d to %d bytes", field, min, maxPassword)
+	}
+	return nil
 }
 
 // AuthReply is what a successful sign-in returns.
@@ -82,7 +96,7 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	actor, err := s.signIn(r.Context(), req)
+	actor, err := s.signIn(r.Context(), req, body)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -95,7 +109,7 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, reply)
 }
 
-func (s *Server) signIn(ctx context.Context, req AuthRequest) (domain.Actor, error) {
+func (s *Server) signIn(ctx context.Context, req AuthRequest, body []byte) (domain.Actor, error) {
 	switch req.Type {
 	case "guest":
 		name, err := cleanName("nickname", req.Nickname)
@@ -136,13 +150,36 @@ func (s *Server) signIn(ctx context.Context, req AuthRequest) (domain.Actor, err
 			return domain.Actor{}, err
 		}
 		return domain.Actor{ID: acct.UID, Name: acct.Name, Role: domain.RolePlayer}, nil
-	case "teamLogin", "adminLogin":
-		return s.raceSignIn(ctx, req)
-	case "":
-		return domain.Actor{}, domain.Errorf(domain.EINVALID, "type is required: guest, register, login, teamLogin or adminLogin")
-	default:
-		return domain.Actor{}, domain.Errorf(domain.EINVALID, "unknown type %q: use guest, register, login, teamLogin or adminLogin", req.Type)
 	}
+	for _, e := range s.Store.Games.Registry() {
+		for _, si := range e.SignIns {
+			if si.Type != req.Type {
+				continue
+			}
+			if req.Password == "" {
+				return domain.Actor{}, domain.Errorf(domain.EINVALID, "password is required")
+			}
+			return s.Store.SignIn(ctx, e, si, body, func(hash string) bool {
+				return bcrypt.CompareHashAndPassword([]byte(hash), []byte(req.Password)) == nil
+			})
+		}
+	}
+	types := strings.Join(s.signInTypes(), ", ")
+	if req.Type == "" {
+		return domain.Actor{}, domain.Errorf(domain.EINVALID, "type is required: %s", types)
+	}
+	return domain.Actor{}, domain.Errorf(domain.EINVALID, "unknown type %q: use %s", req.Type, types)
+}
+
+// signInTypes lists every type Auth takes.
+func (s *Server) signInTypes() []string {
+	types := []string{"guest", "register", "login"}
+	for _, e := range s.Store.Games.Registry() {
+		for _, si := range e.SignIns {
+			types = append(types, si.Type)
+		}
+	}
+	return types
 }
 
 func (s *Server) sessionFor(ctx context.Context, a domain.Actor) (AuthReply, error) {
@@ -150,14 +187,9 @@ func (s *Server) sessionFor(ctx context.Context, a domain.Actor) (AuthReply, err
 	if err != nil {
 		return AuthReply{}, err
 	}
-	// Tile Race team and admin ids are only unique within their game ("master"
-	// is every game's master admin), so their Firebase uid names the game too.
-	// Rules go by the claims (role, game, team), never by these uids.
-	fa := a
-	if a.Game != "" {
-		fa.ID = a.Game + ":" + a.ID
-	}
-	fb, err := s.FirebaseToken(ctx, fa)
+	// The Firebase uid is the actor id: a scoped principal's already names
+	// its game ("{gameId}:{id}"). Rules go by the claims (role, game).
+	fb, err := s.FirebaseToken(ctx, a)
 	if err != nil {
 		return AuthReply{}, err
 	}

@@ -304,7 +304,7 @@ func TestDashDiceTimeoutSameWhetherTickOrRequestComesFirst(t *testing.T) {
 			deadline := st.TurnDeadline
 			s.advance(15 * time.Second) // the 10 s turn ran out 5 s ago
 			if path == "tick" {
-				n, err := store.Advance(context.Background(), s.store, dashdice.Rules{}, m.id)
+				n, err := store.Advance(context.Background(), s.store, dashdice.Kind, m.id)
 				require.NoError(t, err)
 				require.Equal(t, 1, n)
 			}

@@ -26,6 +26,9 @@ type Envelope struct {
 	// Version, when sent, is the game version the client acted on; the action
 	// is refused as stale if the game has moved on.
 	Version *int64 `json:"version"`
+	// Seed is a create's chosen seed, so a whole game replays: the local
+	// stack only.
+	Seed string `json:"seed"`
 }
 
 // readBody reads a request body of at most max bytes.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/functions"
+	"github.com/meeple-games/meeple/games"
 	"github.com/meeple-games/meeple/store"
 	"github.com/meeple-games/meeple/store/storetest"
 )
@@ -37,7 +38,7 @@ func newStack(t *testing.T) *stack {
 	t.Helper()
 	s := &stack{t: t, now: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)}
 	project := storetest.Project(t)
-	s.store = store.New(storetest.ClientFor(t, project))
+	s.store = store.New(storetest.ClientFor(t, project), games.All())
 	s.store.FixedSeeds = true
 	s.store.Now = s.clock
 	s.srv = &functions.Server{

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/domain/partyboard"
@@ -33,9 +35,9 @@ func TestPartyBoardUploadAndList(t *testing.T) {
 	res := out["result"].(map[string]any)
 	require.Equal(t, partyboard.BoardID(file), res["id"])
 	require.Equal(t, float64(72), res["tiles"])
-	stored, err := s.store.BoardFile(context.Background(), res["id"].(string))
+	snap, err := s.store.FS.Doc("boards/" + res["id"].(string)).Get(context.Background())
 	require.NoError(t, err)
-	require.JSONEq(t, string(file), string(stored))
+	require.JSONEq(t, string(file), snap.Data()["file"].(string))
 
 	bad := `{"tiles":[{"rule":{"type":"FlyRule","displayText":"x"},"position":[{"x":0,"y":0}]},` +
 		`{"rule":{"type":"DiceRollRule","displayText":"x","diceRolls":{"numRequired":1,"outcomes":[{"rule":{"type":"DisplayRule","displayText":"y"},"criteria":[9]}]}},"position":[{"x":0,"y":0}]}]}`
@@ -51,8 +53,8 @@ func TestPartyBoardUploadAndList(t *testing.T) {
 	}
 	require.ElementsMatch(t, []string{"tiles[0].rule.type", "tiles[1].rule.diceRolls.outcomes[0].criteria[0]", "tiles"}, paths,
 		"every problem, located: %v", problems)
-	_, err = s.store.BoardFile(context.Background(), partyboard.BoardID([]byte(bad)))
-	require.Equal(t, domain.ENOTFOUND, domain.ErrorCode(err), "a bad board is never stored")
+	_, err = s.store.FS.Doc("boards/" + partyboard.BoardID([]byte(bad))).Get(context.Background())
+	require.Equal(t, codes.NotFound, status.Code(err), "a bad board is never stored")
 
 	tests := []struct {
 		name, body string

@@ -16,17 +16,21 @@ import (
 	"github.com/meeple-games/meeple/store"
 )
 
-// Names of the deployed HTTP functions.
-var Names = []string{"Auth", "DashDice", "PartyBoard", "TileRace"}
-
-func init() {
-	for _, name := range Names {
+// Deploy registers the HTTP functions of a registry with the Functions
+// Framework: the deploy root calls it at init with the deployment's
+// registry, and --entry-point picks one function by name.
+func Deploy(reg domain.Registry) {
+	defaultMu.Lock()
+	defaultReg = reg
+	defaultMu.Unlock()
+	for _, name := range Names(reg) {
 		functions.HTTP(name, deployed(name))
 	}
 }
 
 var (
 	defaultMu     sync.Mutex
+	defaultReg    domain.Registry
 	defaultServer *Server
 	defaultRoutes map[string]http.HandlerFunc
 )
@@ -58,7 +62,7 @@ func defaultHandlers(ctx context.Context) (map[string]http.HandlerFunc, error) {
 	if defaultRoutes != nil {
 		return defaultRoutes, nil
 	}
-	s, err := ServerFromEnv(ctx)
+	s, err := ServerFromEnv(ctx, defaultReg)
 	if err != nil {
 		return nil, err
 	}
@@ -70,12 +74,12 @@ func defaultHandlers(ctx context.Context) (map[string]http.HandlerFunc, error) {
 // the session secret from MEEPLE_JWT_SECRET (Secret Manager in production),
 // Firebase custom tokens from the Admin SDK — or unsigned mock tokens when
 // FIRESTORE_EMULATOR_HOST says this is the local stack.
-func ServerFromEnv(ctx context.Context) (*Server, error) {
+func ServerFromEnv(ctx context.Context, reg domain.Registry) (*Server, error) {
 	secret := os.Getenv("MEEPLE_JWT_SECRET")
 	if len(secret) < 32 {
 		return nil, errors.New("MEEPLE_JWT_SECRET must be set to at least 32 characters")
 	}
-	st, err := store.Default(ctx)
+	st, err := store.Default(ctx, reg)
 	if err != nil {
 		return nil, err
 	}
@@ -116,9 +120,6 @@ func adminSDKTokens() func(ctx context.Context, a domain.Actor) (string, error) 
 		claims := map[string]any{"role": string(a.Role), "name": a.Name}
 		if a.Game != "" {
 			claims["game"] = a.Game
-		}
-		if a.Team != "" {
-			claims["team"] = a.Team
 		}
 		return client.CustomTokenWithClaims(ctx, a.ID, claims)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
+	"time"
 
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/store"
@@ -23,14 +25,34 @@ type Server struct {
 	PasswordCost int
 }
 
+// AuthFunction is the name of the sign-in function.
+const AuthFunction = "Auth"
+
+// Names returns the names of the HTTP functions of a registry: Auth, then
+// each game's function in registry order. They are the deployed functions'
+// entry points (docs/deploy.md).
+func Names(reg domain.Registry) []string {
+	names := []string{AuthFunction}
+	for _, e := range reg {
+		names = append(names, e.Function)
+	}
+	return names
+}
+
 // Routes returns every HTTP function by its deployed name.
 func (s *Server) Routes() map[string]http.HandlerFunc {
-	return map[string]http.HandlerFunc{
-		"Auth":       s.auth,
-		"DashDice":   s.dashDice(),
-		"PartyBoard": s.partyBoard(),
-		"TileRace":   s.tileRace(),
+	routes := map[string]http.HandlerFunc{AuthFunction: s.auth}
+	for _, e := range s.Store.Games.Registry() {
+		routes[e.Function] = s.gameEndpoint(e)
 	}
+	return routes
+}
+
+func (s *Server) now() time.Time {
+	if s.Store.Now == nil {
+		return time.Now()
+	}
+	return s.Store.Now()
 }
 
 // allow handles CORS and refuses anything but POST; it reports whether the
@@ -55,47 +77,21 @@ func (s *Server) allow(w http.ResponseWriter, r *http.Request) bool {
 	return false
 }
 
-// Call is one decoded, authenticated action request.
-type Call struct {
-	Actor    domain.Actor
-	Envelope Envelope
-	Body     []byte
-}
-
-// Action is the domain action a call asks for.
-func (c Call) Action() domain.Action {
-	return domain.Action{ID: c.Envelope.ActionID, Type: c.Envelope.Type, Actor: c.Actor, Payload: c.Body}
-}
-
-// special handles an action type that is not a step of an existing game
-// (create, join by room code, quick match). It returns the reply body.
-type special func(ctx context.Context, c Call) (any, error)
-
-// endpoint configures a game's function.
-type endpoint struct {
-	maxBody  int                // request cap; MaxBody when 0
-	specials map[string]special // action types that are not a step of an existing game
-}
-
-// gameEndpoint is the shared pipeline every game's function runs: check the
-// method, read the capped body, authenticate, decode the envelope, then either
-// a special handler or the action transaction on the game.
-func gameEndpoint[S any](s *Server, rules domain.Rules[S], e endpoint) http.HandlerFunc {
-	return s.serve(e, func(ctx context.Context, c Call) (any, error) { return act(ctx, s.Store, rules, c) })
-}
-
-// serve is gameEndpoint's pipeline with what to do for action types that are
-// not specials.
-func (s *Server) serve(e endpoint, other special) http.HandlerFunc {
-	if e.maxBody == 0 {
-		e.maxBody = MaxBody
+// gameEndpoint is the one pipeline every game's function runs: check the
+// method, read the capped body, authenticate, decode the envelope, then run
+// the action through the store (quick match and join by room code are the
+// platform's own steps around it).
+func (s *Server) gameEndpoint(e domain.Entry) http.HandlerFunc {
+	max := e.MaxBody
+	if max == 0 {
+		max = MaxBody
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !s.allow(w, r) {
 			return
 		}
 		reply, err := func() (any, error) {
-			body, err := readBody(r, e.maxBody)
+			body, err := readBody(r, max)
 			if err != nil {
 				return nil, err
 			}
@@ -107,11 +103,7 @@ func (s *Server) serve(e endpoint, other special) http.HandlerFunc {
 			if err != nil {
 				return nil, err
 			}
-			c := Call{Actor: actor, Envelope: env, Body: body}
-			if h, ok := e.specials[env.Type]; ok {
-				return h(r.Context(), c)
-			}
-			return other(r.Context(), c)
+			return s.act(r.Context(), e, actor, env, body)
 		}()
 		if err != nil {
 			writeError(w, r, err)
@@ -121,10 +113,97 @@ func (s *Server) serve(e endpoint, other special) http.HandlerFunc {
 	}
 }
 
-// act runs c as a step of the game it names.
-func act[S any](ctx context.Context, st *store.Store, rules domain.Rules[S], c Call) (json.RawMessage, error) {
-	if c.Envelope.GameID == "" {
-		return nil, domain.Errorf(domain.EINVALID, "gameId is required")
+// act runs one decoded, authenticated request of game e.
+func (s *Server) act(ctx context.Context, e domain.Entry, actor domain.Actor, env Envelope, body []byte) (any, error) {
+	kind := e.Kind()
+	a := domain.Action{ID: env.ActionID, Type: env.Type, Actor: actor, Payload: body}
+	switch env.Type {
+	case domain.ActionQuickMatch:
+		t, err := store.QuickMatch(ctx, s.Store, kind, actor, env.ActionID, body)
+		if err != nil {
+			return nil, err
+		}
+		return store.Reply{GameID: t.GameID, Events: []domain.Event{}, Result: t}, nil
+	case domain.ActionLeaveQueue:
+		t, err := s.Store.LeaveQueue(ctx, kind, actor, body)
+		if err != nil {
+			return nil, err
+		}
+		return store.Reply{GameID: t.GameID, Events: []domain.Event{}, Result: t}, nil
+	case domain.ActionJoin:
+		if env.GameID == "" {
+			var req struct {
+				RoomCode string `json:"roomCode"`
+			}
+			if err := decodeObject(body, &req); err != nil {
+				return nil, err
+			}
+			if req.RoomCode == "" {
+				return nil, domain.Errorf(domain.EINVALID, "join needs a gameId or a roomCode")
+			}
+			id, err := s.Store.ResolveRoom(ctx, normalizeRoomCode(req.RoomCode))
+			if err != nil {
+				return nil, err
+			}
+			env.GameID = id
+		}
 	}
-	return store.Act(ctx, st, rules, store.Request{GameID: c.Envelope.GameID, Action: c.Action(), ExpectVersion: c.Envelope.Version})
+	if p, ok := e.Game.(domain.Passworder); ok {
+		if min := p.PasswordMin(env.Type); min > 0 {
+			hash, err := s.passwordOf(body, min)
+			if err != nil {
+				return nil, err
+			}
+			a.Secret = hash
+		}
+	}
+	reply, done, err := store.Run(ctx, s.Store, store.Request{Kind: kind, GameID: env.GameID, Action: a, ExpectVersion: env.Version, Seed: env.Seed})
+	if err != nil || done.Session == nil {
+		return reply, err
+	}
+	return s.withSession(ctx, reply, *done.Session)
+}
+
+// withSession adds a session for actor to a reply's result.
+func (s *Server) withSession(ctx context.Context, reply json.RawMessage, actor domain.Actor) (any, error) {
+	var out map[string]any
+	if err := json.Unmarshal(reply, &out); err != nil {
+		return nil, err
+	}
+	result, ok := out["result"].(map[string]any)
+	if !ok {
+		result = map[string]any{}
+		out["result"] = result
+	}
+	session, err := s.sessionFor(ctx, actor)
+	if err != nil {
+		return nil, err
+	}
+	result["session"] = session
+	return out, nil
+}
+
+// passwordOf checks and hashes the optional "password" field of a request.
+// It returns "" when the request has none.
+//
+// Errors: EINVALID (wrong length).
+func (s *Server) passwordOf(body []byte, min int) (string, error) {
+	var pw struct {
+		Password *string `json:"password"`
+	}
+	if err := decodeObject(body, &pw); err != nil {
+		return "", err
+	}
+	if pw.Password == nil {
+		return "", nil
+	}
+	if err := checkPassword("password", *pw.Password, min); err != nil {
+		return "", err
+	}
+	return s.hashPassword(*pw.Password)
+}
+
+// normalizeRoomCode lets people type a code in any case and with spaces.
+func normalizeRoomCode(code string) string {
+	return strings.ToUpper(strings.Join(strings.Fields(code), ""))
 }

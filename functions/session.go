@@ -26,7 +26,6 @@ type Claims struct {
 	Name string      `json:"name"`
 	Role domain.Role `json:"role"`
 	Game string      `json:"game,omitempty"`
-	Team string      `json:"team,omitempty"`
 	jwt.RegisteredClaims
 }
 
@@ -47,7 +46,7 @@ func (s *Sessions) Issue(a domain.Actor) (string, time.Time, error) {
 	}
 	now := s.now()
 	exp := now.Add(ttl)
-	c := Claims{Name: a.Name, Role: a.Role, Game: a.Game, Team: a.Team, RegisteredClaims: jwt.RegisteredClaims{
+	c := Claims{Name: a.Name, Role: a.Role, Game: a.Game, RegisteredClaims: jwt.RegisteredClaims{
 		Issuer: issuer, Subject: a.ID, IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(exp),
 	}}
 	tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(s.Secret)
@@ -65,7 +64,7 @@ func (s *Sessions) Verify(token string) (domain.Actor, error) {
 	if err != nil || c.Subject == "" {
 		return domain.Actor{}, domain.Errorf(domain.EUNAUTHORIZED, "invalid or expired session token; sign in again")
 	}
-	return domain.Actor{ID: c.Subject, Name: c.Name, Role: c.Role, Game: c.Game, Team: c.Team}, nil
+	return domain.Actor{ID: c.Subject, Name: c.Name, Role: c.Role, Game: c.Game}, nil
 }
 
 // Authenticate reads the bearer token of r.
@@ -91,9 +90,6 @@ func UnsignedFirebaseToken(project string, a domain.Actor, now time.Time) string
 	}
 	if a.Game != "" {
 		claims["game"] = a.Game
-	}
-	if a.Team != "" {
-		claims["team"] = a.Team
 	}
 	enc := base64.RawURLEncoding
 	head, _ := json.Marshal(map[string]string{"alg": "none", "typ": "JWT"})

@@ -96,7 +96,7 @@ func TestTileRaceAdmins(t *testing.T) {
 		require.NoError(t, err)
 		found := false
 		for _, rec := range recs {
-			if rec.ID == "ada~behalf" {
+			if rec.ID == r.id+":ada~behalf" {
 				found = true
 				require.Equal(t, "Ada", rec.Actor["name"])
 				require.Equal(t, "admin", rec.Actor["role"])

@@ -13,8 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain/tilerace"
-	"github.com/meeple-games/meeple/functions"
-	"github.com/meeple-games/meeple/store"
+	"github.com/meeple-games/meeple/games"
 )
 
 // race is a Tile Race game set up through the functions.
@@ -130,8 +129,8 @@ func (r *race) team(id string) tilerace.Team {
 	return t
 }
 
-func (r *race) board() store.PublicBoard {
-	var b store.PublicBoard
+func (r *race) board() tilerace.PublicBoard {
+	var b tilerace.PublicBoard
 	r.doc("public/board", &b)
 	return b
 }
@@ -250,8 +249,8 @@ func TestTileRaceWholeRace(t *testing.T) {
 		}
 	}
 	require.Equal(t, 1, overs)
-	lb, err := s.store.RaceLeaderboardDoc(context.Background(), r.id)
-	require.NoError(t, err)
+	var lb tilerace.RaceLeaderboard
+	r.doc("public/leaderboard", &lb)
 	require.Equal(t, want, lb.Totals)
 	require.Equal(t, awards, lb.Awards)
 	require.Len(t, lb.Top, 10)
@@ -335,7 +334,7 @@ func TestTileRaceBadRequests(t *testing.T) {
 		{"bad import", r.admin, map[string]any{"type": "importTasks", "data": "Fish,4\nBake,2,0\n"}, 400, "invalid_argument", "line"},
 		{"randomise after start", r.admin, map[string]any{"type": "randomiseTiles"}, 409, "failed_precondition", ""},
 		{"no game", own.token, map[string]any{"gameId": "", "type": "complete"}, 400, "invalid_argument", "gameId"},
-		{"unknown game", own.token, map[string]any{"gameId": "nope", "type": "complete", "tile": 1}, 404, "not_found", ""},
+		{"unknown game: the session is for another one", own.token, map[string]any{"gameId": "nope", "type": "complete", "tile": 1}, 403, "permission_denied", "another game"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			events := func() int {
@@ -357,7 +356,7 @@ func TestTileRaceBadRequests(t *testing.T) {
 		require.EqualValues(t, 2, details["total"])
 	})
 	t.Run("body too large", func(t *testing.T) {
-		code, out := r.act(r.admin, "big", map[string]any{"type": "importTasks", "data": strings.Repeat("x", functions.MaxTileRaceBody)})
+		code, out := r.act(r.admin, "big", map[string]any{"type": "importTasks", "data": strings.Repeat("x", games.MaxUploadBody)})
 		require.Equal(t, http.StatusTooManyRequests, code, "%v", out)
 	})
 	t.Run("wrong passwords", func(t *testing.T) {
@@ -423,7 +422,7 @@ func TestTileRaceFirebaseUID(t *testing.T) {
 	for _, r := range []*race{a, b} {
 		code, out := s.post("", "Auth", map[string]any{"type": "adminLogin", "gameId": r.id, "admin": "master", "password": "master-pass"})
 		require.Equal(t, http.StatusOK, code, "%v", out)
-		require.Equal(t, "master", out["player"].(map[string]any)["id"])
+		require.Equal(t, r.id+":master", out["player"].(map[string]any)["id"], "actor ids are unique across games")
 		parts := strings.Split(out["firebaseToken"].(string), ".")
 		raw, err := base64.RawURLEncoding.DecodeString(parts[1])
 		require.NoError(t, err)

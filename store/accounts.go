@@ -88,7 +88,7 @@ func (s *Store) Login(ctx context.Context, username string, verify func(hash str
 // document creds ({hash, failures, firstFailureAt}) and counts failures,
 // refusing attempts while MaxLoginFailures failures within LoginWindow stand.
 // The other documents are read in the same transaction and handed to ok on
-// success. Accounts and Tile Race teams and admins share it.
+// success. Accounts and every game's password sign-in (SignIn) share it.
 //
 // Errors: wrong (a missing document or a wrong password, not told apart),
 // ELIMIT (too many failures).

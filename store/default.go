@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"cloud.google.com/go/firestore"
+
+	"github.com/meeple-games/meeple/domain"
 )
 
 // LocalProject is the project id the local stack and examples use.
@@ -17,11 +19,12 @@ var (
 	defaultErr   error
 )
 
-// Default returns the process-wide Store that deployed functions share, made on
+// Default returns the process-wide Store of the games of reg that deployed
+// functions share, made on
 // first use (not at cold start) from GOOGLE_CLOUD_PROJECT, or the detected
 // project in Cloud Functions. With FIRESTORE_EMULATOR_HOST set it talks to the
 // emulator, and MEEPLE_FIXED_SEEDS=1 allows chosen seeds.
-func Default(ctx context.Context) (*Store, error) {
+func Default(ctx context.Context, reg domain.Registry) (*Store, error) {
 	defaultOnce.Do(func() {
 		project := os.Getenv("GOOGLE_CLOUD_PROJECT")
 		if project == "" {
@@ -35,7 +38,7 @@ func Default(ctx context.Context) (*Store, error) {
 			defaultErr = err
 			return
 		}
-		defaultStore = New(c)
+		defaultStore = New(c, reg)
 		defaultStore.FixedSeeds = os.Getenv("MEEPLE_FIXED_SEEDS") == "1" && os.Getenv("FIRESTORE_EMULATOR_HOST") != ""
 	})
 	return defaultStore, defaultErr

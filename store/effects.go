@@ -14,7 +14,6 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/meeple-games/meeple/domain"
-	"github.com/meeple-games/meeple/domain/tilerace"
 )
 
 // Results a ledger entry records for one player of a finished game.
@@ -163,74 +162,12 @@ type effects struct {
 	players []string // distinct, in first-seen order
 	boards  []board  // distinct, in first-seen order
 	delta   map[string]map[board]Totals
-	points  []tilerace.AwardData // Tile Race: one per completion
 }
 
 // recordEvent is the part of an event record's events the effects read.
 type recordEvent struct {
 	Type string          `json:"type"`
 	Data json.RawMessage `json:"data"`
-}
-
-// ApplyEffects runs the effects of the event record games/{gameID}/events/{seq}
-// (seq is the record's document id)
-// in one transaction, exactly once: for every gameOver event, a ledger entry per
-// player (players/{p}/ledger/{LedgerID}), the player's per-kind, per-mode totals
-// (players/{p}.stats.{kind}.{mode}) and the leaderboards/{kind}-{mode} document;
-// then it clears the record's pending flag, the idempotency key. A missing or
-// no longer pending record is left alone and reports applied == false.
-//
-// A record whose effects cannot be applied (an undecodable gameOver, an id that
-// cannot name a document) gets pending=false and an effectsError field, so it
-// never blocks the tick's sweep, and ApplyEffects returns an EINVALID error.
-//
-// Reads: the record, the game (only for a draw that names no players), every
-// player of the record and every leaderboard it touches. For a two-player game:
-// 4 document reads and 6 writes.
-func (s *Store) ApplyEffects(ctx context.Context, gameID, seq string) (applied bool, err error) {
-	if !validID(gameID) || !validID(seq) {
-		return false, domain.Errorf(domain.EINVALID, "bad game id %q or event id %q", gameID, seq)
-	}
-	var invalid error
-	outer := ctx // the client refuses a transaction begun with a transaction's ctx
-	err = s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-		applied, invalid = false, nil
-		ref := s.eventRef(gameID, seq)
-		snap, err := tx.Get(ref)
-		if status.Code(err) == codes.NotFound {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		data := snap.Data()
-		if pending, _ := data[fPending].(bool); !pending {
-			return nil
-		}
-		if err := s.raiseForRecord(outer, gameID, data); err != nil {
-			return err
-		}
-		now := s.now()
-		fx, err := s.collectEffects(tx, gameID, seq, data)
-		if err != nil {
-			if domain.ErrorCode(err) != domain.EINVALID {
-				return err
-			}
-			invalid = err
-			return tx.Update(ref, []firestore.Update{
-				{Path: fPending, Value: false}, {Path: fEffectsAt, Value: now}, {Path: fEffectsError, Value: domain.ErrorMessage(err)},
-			})
-		}
-		if err := s.writeEffects(tx, gameID, seq, data, fx, now); err != nil {
-			return err
-		}
-		applied = true
-		return tx.Update(ref, []firestore.Update{{Path: fPending, Value: false}, {Path: fEffectsAt, Value: now}})
-	})
-	if err != nil {
-		return false, err
-	}
-	return applied, invalid
 }
 
 // collectEffects decodes the gameOver events of a record into awards; it reads
@@ -245,23 +182,12 @@ func (s *Store) collectEffects(tx *firestore.Transaction, gameID, seq string, re
 	var gamePlayers []string
 	n := 0
 	for _, ev := range evs {
-		if ev.Type == tilerace.EventPointsAwarded && recordKind == tilerace.Kind {
-			var a tilerace.AwardData
-			if err := json.Unmarshal(ev.Data, &a); err != nil || !validID(a.Key) || a.Player == "" || a.Points <= 0 {
-				return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: bad pointsAwarded %s", gameID, seq, ev.Data)
-			}
-			fx.points = append(fx.points, a)
-			continue
-		}
 		if ev.Type != domain.EventGameOver {
 			continue
 		}
 		var over domain.GameOver
 		if err := json.Unmarshal(ev.Data, &over); err != nil {
 			return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: gameOver: %v", gameID, seq, err)
-		}
-		if over.Teams {
-			continue // team results are the game's own record, not player stats
 		}
 		kind, mode := over.Kind, over.Mode
 		if kind == "" {
@@ -365,15 +291,12 @@ func playersOf(tx *firestore.Transaction, s *Store, gameID string) ([]string, er
 	return ids, nil
 }
 
-// writeEffects reads the players and leaderboards an event record touches (one
-// batched read) and writes the ledger entries, totals and leaderboards.
-func (s *Store) writeEffects(tx *firestore.Transaction, gameID, seq string, record map[string]any, fx *effects, now time.Time) error {
-	if recordKind, _ := record[fKind].(string); recordKind == tilerace.Kind {
-		// Tile Race records hold no gameOver results for players (teams win).
-		return s.writePoints(tx, gameID, seq, record, fx.points, now)
-	}
+// statsWrites reads the players and leaderboards an event record touches (one
+// batched read) and returns what writes the ledger entries, totals and
+// leaderboards, to call once every read of the transaction is done.
+func (s *Store) statsWrites(tx *firestore.Transaction, gameID, seq string, record map[string]any, fx *effects, now time.Time) (func() error, error) {
 	if len(fx.awards) == 0 {
-		return nil
+		return func() error { return nil }, nil
 	}
 	refs := make([]*firestore.DocumentRef, 0, len(fx.players)+len(fx.boards))
 	for _, p := range fx.players {
@@ -384,7 +307,7 @@ func (s *Store) writeEffects(tx *firestore.Transaction, gameID, seq string, reco
 	}
 	snaps, err := tx.GetAll(refs)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	names := map[string]string{}
 	totals := map[string]map[board]Totals{} // after this record
@@ -403,57 +326,58 @@ func (s *Store) writeEffects(tx *firestore.Transaction, gameID, seq string, reco
 	for i, b := range fx.boards {
 		lb, err := decodeLeaderboard(snaps[len(fx.players)+i], b.kind, b.mode)
 		if err != nil {
-			return domain.Errorf(domain.EINVALID, "%v", err)
+			return nil, domain.Errorf(domain.EINVALID, "%v", err)
 		}
 		boards[i] = lb
 	}
-	// All reads are done; write.
-	at, _ := record[fAt].(time.Time)
-	if at.IsZero() {
-		at = now
-	}
-	for _, a := range fx.awards {
-		ref := s.playerRef(a.player).Collection(colLedger).Doc(a.ledgerID)
-		// Create, not Set: the record's pending flag already makes this run
-		// once, and an existing entry would mean something else awarded it.
-		if err := tx.Create(ref, map[string]any{
-			"result": a.result, "kind": a.kind, "mode": a.mode, "gameId": gameID, "event": seq,
-			"reason": a.reason, "at": at, "appliedAt": now,
-		}); err != nil {
-			return err
+	return func() error {
+		at, _ := record[fAt].(time.Time)
+		if at.IsZero() {
+			at = now
 		}
-	}
-	for _, p := range fx.players {
-		stats := map[string]any{}
-		for b, d := range fx.delta[p] {
-			k, _ := stats[b.kind].(map[string]any)
-			if k == nil {
-				k = map[string]any{}
-				stats[b.kind] = k
-			}
-			k[b.mode] = map[string]any{
-				"wins": firestore.Increment(d.Wins), "losses": firestore.Increment(d.Losses),
-				"draws": firestore.Increment(d.Draws), "played": firestore.Increment(d.Played),
+		for _, a := range fx.awards {
+			ref := s.playerRef(a.player).Collection(colLedger).Doc(a.ledgerID)
+			// Create, not Set: the record's pending flag already makes this run
+			// once, and an existing entry would mean something else awarded it.
+			if err := tx.Create(ref, map[string]any{
+				"result": a.result, "kind": a.kind, "mode": a.mode, "gameId": gameID, "event": seq,
+				"reason": a.reason, "at": at, "appliedAt": now,
+			}); err != nil {
+				return err
 			}
 		}
-		if err := tx.Set(s.playerRef(p), map[string]any{"stats": stats}, firestore.MergeAll); err != nil {
-			return err
-		}
-	}
-	for i, b := range fx.boards {
-		var changed []LeaderEntry
 		for _, p := range fx.players {
-			if t, ok := totals[p][b]; ok {
-				changed = append(changed, LeaderEntry{PlayerID: p, Name: names[p], Wins: t.Wins, Losses: t.Losses, Draws: t.Draws})
+			stats := map[string]any{}
+			for b, d := range fx.delta[p] {
+				k, _ := stats[b.kind].(map[string]any)
+				if k == nil {
+					k = map[string]any{}
+					stats[b.kind] = k
+				}
+				k[b.mode] = map[string]any{
+					"wins": firestore.Increment(d.Wins), "losses": firestore.Increment(d.Losses),
+					"draws": firestore.Increment(d.Draws), "played": firestore.Increment(d.Played),
+				}
+			}
+			if err := tx.Set(s.playerRef(p), map[string]any{"stats": stats}, firestore.MergeAll); err != nil {
+				return err
 			}
 		}
-		lb := rerank(boards[i], changed)
-		lb.UpdatedAt = now
-		if err := tx.Set(s.FS.Collection(colLeaderboard).Doc(LeaderboardID(b.kind, b.mode)), lb); err != nil {
-			return err
+		for i, b := range fx.boards {
+			var changed []LeaderEntry
+			for _, p := range fx.players {
+				if t, ok := totals[p][b]; ok {
+					changed = append(changed, LeaderEntry{PlayerID: p, Name: names[p], Wins: t.Wins, Losses: t.Losses, Draws: t.Draws})
+				}
+			}
+			lb := rerank(boards[i], changed)
+			lb.UpdatedAt = now
+			if err := tx.Set(s.FS.Collection(colLeaderboard).Doc(LeaderboardID(b.kind, b.mode)), lb); err != nil {
+				return err
+			}
 		}
-	}
-	return nil
+		return nil
+	}, nil
 }
 
 // rerank puts the new totals of the changed players into a leaderboard.

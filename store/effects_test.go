@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/pig"
+	"github.com/meeple-games/meeple/domain/tilerace"
 	"github.com/meeple-games/meeple/store"
 	"github.com/meeple-games/meeple/store/storetest"
 )
@@ -20,7 +22,7 @@ var effectsAt = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 // effectsStore is a Store on a fresh emulator project with a fixed clock.
 func effectsStore(t *testing.T) *store.Store {
 	t.Helper()
-	st := store.New(storetest.Client(t))
+	st := store.New(storetest.Client(t), domain.Registry{pig.Entry(), {Game: tilerace.RaceGame{}, Function: "TileRace", Effects: tilerace.Effects()}})
 	st.Now = func() time.Time { return effectsAt }
 	return st
 }
@@ -36,14 +38,14 @@ func putEventRecord(t *testing.T, st *store.Store, gameID string, seq int64, pen
 		evs = []any{}
 	}
 	_, err = st.FS.Collection("games").Doc(gameID).Collection("events").Doc(store.EventID(seq)).Set(context.Background(), map[string]any{
-		"seq": seq, "at": effectsAt.Add(-time.Minute), "kind": "dashdice", "type": "roll", "actionId": "a1",
+		"seq": seq, "at": effectsAt.Add(-time.Minute), "kind": "pig", "type": "roll", "actionId": "a1",
 		"actor": map[string]any{"id": "p1", "name": "Ann", "role": "player"}, "events": evs, "pending": pending,
 	})
 	require.NoError(t, err)
 }
 
 func gameOver(mode string, winners, losers []string) domain.Event {
-	return domain.Event{Type: domain.EventGameOver, Data: domain.GameOver{Kind: "dashdice", Mode: mode, Winners: winners, Losers: losers, Reason: "target"}}
+	return domain.Event{Type: domain.EventGameOver, Data: domain.GameOver{Kind: "pig", Mode: mode, Winners: winners, Losers: losers, Reason: "target"}}
 }
 
 func docData(t *testing.T, st *store.Store, path string) map[string]any {
@@ -78,22 +80,22 @@ func TestApplyEffectsAwardsOnce(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, applied, "second ApplyEffects: applied")
 
-	requireTotals(t, st, "ann", "dashdice", "zero-hour", store.Totals{Wins: 1, Played: 1})
-	requireTotals(t, st, "bob", "dashdice", "zero-hour", store.Totals{Losses: 1, Played: 1})
+	requireTotals(t, st, "ann", "pig", "zero-hour", store.Totals{Wins: 1, Played: 1})
+	requireTotals(t, st, "bob", "pig", "zero-hour", store.Totals{Losses: 1, Played: 1})
 	require.Equal(t, "Ann", docData(t, st, "players/ann")["name"], "sign-up name kept")
 
 	for _, tc := range []struct{ player, result string }{{"ann", store.ResultWin}, {"bob", store.ResultLoss}} {
 		got := docData(t, st, "players/"+tc.player+"/ledger/g1-7")
 		require.NotNil(t, got, "ledger entry of %s", tc.player)
 		require.Equal(t, tc.result, got["result"], "ledger result of %s", tc.player)
-		require.Equal(t, "dashdice", got["kind"])
+		require.Equal(t, "pig", got["kind"])
 		require.Equal(t, "zero-hour", got["mode"])
 		require.Equal(t, "g1", got["gameId"])
 		require.Equal(t, store.EventID(7), got["event"])
 		require.Equal(t, effectsAt.Add(-time.Minute), got["at"].(time.Time).UTC())
 	}
 
-	lb, err := st.LeaderboardDoc(ctx, "dashdice", "zero-hour")
+	lb, err := st.LeaderboardDoc(ctx, "pig", "zero-hour")
 	require.NoError(t, err)
 	require.Equal(t, []store.LeaderEntry{
 		{PlayerID: "ann", Name: "Ann", Wins: 1},
@@ -124,7 +126,7 @@ func TestApplyEffectsNothingToDo(t *testing.T) {
 			applied, err := st.ApplyEffects(ctx, "g1", store.EventID(3))
 			require.NoError(t, err)
 			require.False(t, applied)
-			requireTotals(t, st, "ann", "dashdice", "classic", store.Totals{})
+			requireTotals(t, st, "ann", "pig", "classic", store.Totals{})
 			require.Nil(t, docData(t, st, "players/ann/ledger/g1-3"), "ledger entry")
 			require.Nil(t, docData(t, st, "leaderboards/dashdice-classic"), "leaderboard")
 		})
@@ -141,20 +143,20 @@ func TestApplyEffectsResults(t *testing.T) {
 	}{
 		{
 			name:   "draw naming its players",
-			events: []domain.Event{{Type: domain.EventGameOver, Data: domain.GameOver{Kind: "dashdice", Mode: "true-grit", Draw: true, Winners: []string{"ann", "bob"}}}},
+			events: []domain.Event{{Type: domain.EventGameOver, Data: domain.GameOver{Kind: "pig", Mode: "true-grit", Draw: true, Winners: []string{"ann", "bob"}}}},
 			mode:   "true-grit",
 			want:   map[string]store.Totals{"ann": {Draws: 1, Played: 1}, "bob": {Draws: 1, Played: 1}},
 		},
 		{
 			name:   "draw taking the players from the game",
-			events: []domain.Event{{Type: domain.EventGameOver, Data: domain.GameOver{Kind: "dashdice", Mode: "classic", Draw: true, Reason: "tie"}}},
+			events: []domain.Event{{Type: domain.EventGameOver, Data: domain.GameOver{Kind: "pig", Mode: "classic", Draw: true, Reason: "tie"}}},
 			game:   []string{"ann", "bob"},
 			mode:   "classic",
 			want:   map[string]store.Totals{"ann": {Draws: 1, Played: 1}, "bob": {Draws: 1, Played: 1}},
 		},
 		{
 			name:   "no mode is the default mode",
-			events: []domain.Event{{Type: domain.EventGameOver, Data: domain.GameOver{Kind: "dashdice", Winners: []string{"ann"}, Losers: []string{"bob", "cat"}}}},
+			events: []domain.Event{{Type: domain.EventGameOver, Data: domain.GameOver{Kind: "pig", Winners: []string{"ann"}, Losers: []string{"bob", "cat"}}}},
 			mode:   store.DefaultMode,
 			want:   map[string]store.Totals{"ann": {Wins: 1, Played: 1}, "bob": {Losses: 1, Played: 1}, "cat": {Losses: 1, Played: 1}},
 		},
@@ -169,7 +171,7 @@ func TestApplyEffectsResults(t *testing.T) {
 			ctx := context.Background()
 			st := effectsStore(t)
 			if tc.game != nil {
-				_, err := st.FS.Doc("games/g1").Set(ctx, map[string]any{"kind": "dashdice", "players": tc.game})
+				_, err := st.FS.Doc("games/g1").Set(ctx, map[string]any{"kind": "pig", "players": tc.game})
 				require.NoError(t, err)
 			}
 			putEventRecord(t, st, "g1", 2, true, tc.events...)
@@ -177,10 +179,10 @@ func TestApplyEffectsResults(t *testing.T) {
 			require.NoError(t, err)
 			require.True(t, applied)
 			for p, want := range tc.want {
-				requireTotals(t, st, p, "dashdice", tc.mode, want)
+				requireTotals(t, st, p, "pig", tc.mode, want)
 				require.NotNil(t, docData(t, st, "players/"+p+"/ledger/g1-2"), "ledger entry of %s", p)
 			}
-			lb, err := st.LeaderboardDoc(ctx, "dashdice", tc.mode)
+			lb, err := st.LeaderboardDoc(ctx, "pig", tc.mode)
 			require.NoError(t, err)
 			require.Len(t, lb.Entries, len(tc.want), "leaderboard entries")
 		})
@@ -237,27 +239,30 @@ func TestApplyEffectsConcurrent(t *testing.T) {
 		}
 	}
 	require.Equal(t, 1, applied, "calls that applied the effects")
-	requireTotals(t, st, "ann", "dashdice", "classic", store.Totals{Wins: 1, Played: 1})
-	requireTotals(t, st, "bob", "dashdice", "classic", store.Totals{Losses: 1, Played: 1})
+	requireTotals(t, st, "ann", "pig", "classic", store.Totals{Wins: 1, Played: 1})
+	requireTotals(t, st, "bob", "pig", "classic", store.Totals{Losses: 1, Played: 1})
 }
 
 // TestApplyEffectsFromAction runs the effects of a record the action pipeline wrote.
 func TestApplyEffectsFromAction(t *testing.T) {
 	ctx := context.Background()
-	st := effectsStore(t)
-	st.FixedSeeds = true
-	c, err := store.CreateGame(ctx, st, sweepRules{}, store.Create{ID: "g1", Seed: "s"}, sweepState{Players: []string{"ann", "bob"}})
+	f := newFixture(t)
+	id := f.game(t, map[string]any{"target": 1})
+	win(t, f, id)
+	s, _ := state(t, f, id)
+	pending, err := f.st.PendingEvents(ctx, f.now, 10)
 	require.NoError(t, err)
-	_, err = store.Act(ctx, st, sweepRules{}, store.Request{GameID: c.GameID, Action: domain.Action{ID: "a1", Type: "win", Actor: domain.Actor{ID: "ann"}}})
-	require.NoError(t, err)
-	pending, err := st.PendingEvents(ctx, effectsAt, 10)
-	require.NoError(t, err)
-	require.Equal(t, []store.PendingEvent{{GameID: "g1", EventID: store.EventID(1)}}, pending)
-	applied, err := st.ApplyEffects(ctx, "g1", store.EventID(1))
+	require.Len(t, pending, 1)
+	require.Equal(t, id, pending[0].GameID)
+	applied, err := f.st.ApplyEffects(ctx, id, pending[0].EventID)
 	require.NoError(t, err)
 	require.True(t, applied)
-	requireTotals(t, st, "ann", "sweep", store.DefaultMode, store.Totals{Wins: 1, Played: 1})
-	requireTotals(t, st, "bob", "sweep", store.DefaultMode, store.Totals{Losses: 1, Played: 1})
+	loser := ann.ID
+	if s.Winner == ann.ID {
+		loser = bob.ID
+	}
+	requireTotals(t, f.st, s.Winner, pig.Kind, store.DefaultMode, store.Totals{Wins: 1, Played: 1})
+	requireTotals(t, f.st, loser, pig.Kind, store.DefaultMode, store.Totals{Losses: 1, Played: 1})
 }
 
 func TestLeaderboardOrderAcrossGames(t *testing.T) {
@@ -277,7 +282,7 @@ func TestLeaderboardOrderAcrossGames(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, applied, "round %d applied", r)
 	}
-	lb, err := st.LeaderboardDoc(ctx, "dashdice", "classic")
+	lb, err := st.LeaderboardDoc(ctx, "pig", "classic")
 	require.NoError(t, err)
 	ids := func(es []store.LeaderEntry) []string {
 		var out []string
@@ -290,7 +295,7 @@ func TestLeaderboardOrderAcrossGames(t *testing.T) {
 	require.Equal(t, store.LeaderEntry{PlayerID: "p12", Wins: 12}, lb.Entries[0])
 	require.Equal(t, []string{"p02", "p01", "zed"}, ids(lb.Reserve))
 	require.Equal(t, store.LeaderEntry{PlayerID: "zed", Losses: 78}, lb.Reserve[2])
-	requireTotals(t, st, "zed", "dashdice", "classic", store.Totals{Losses: 78, Played: 78})
+	requireTotals(t, st, "zed", "pig", "classic", store.Totals{Losses: 78, Played: 78})
 	// Round 3's record held one gameOver per player: ledger ids are numbered.
 	for i, id := range []string{"g-3", "g-3-1", "g-3-9"} {
 		require.NotNil(t, docData(t, st, "players/zed/ledger/"+id), "ledger entry %d %s", i, id)

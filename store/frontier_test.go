@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -9,6 +11,7 @@ import (
 	"cloud.google.com/go/firestore"
 	"github.com/stretchr/testify/require"
 
+	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/domain/tilerace"
 	"github.com/meeple-games/meeple/store"
 )
@@ -19,51 +22,59 @@ import (
 func TestRaiseFrontierConcurrently(t *testing.T) {
 	ctx := context.Background()
 	st := effectsStore(t)
-	_, err := store.CreateTileRace(ctx, st, "race", tilerace.Admin{ID: "master", Name: "Mia"}, "hash", "")
+	mia := domain.Actor{ID: "p-mia", Name: "Mia", Role: domain.RoleGuest}
+	out, _, err := store.Run(ctx, st, store.Request{Kind: tilerace.Kind, Action: domain.Action{ID: "race", Type: domain.ActionCreate,
+		Actor: mia, Payload: []byte(`{"name":"Mia"}`), Secret: "hash"}})
 	require.NoError(t, err)
-
-	moved, err := store.RaiseFrontier(ctx, st, "race", 12)
+	var created store.Reply
+	require.NoError(t, json.Unmarshal(out, &created))
+	race := created.GameID
+	// A completion's record: the effects raise the frontier for its position.
+	completed := func(id string, pos int) {
+		putRaceRecord(t, st, race, id, domain.Event{Type: tilerace.EventTileCompleted, Data: tilerace.TileCompletedData{Team: "t1", Tile: pos - 1, Position: pos}})
+	}
+	completed("setup", 12)
+	_, err = st.ApplyEffects(ctx, race, "setup")
 	require.NoError(t, err)
-	require.False(t, moved, "not while the race is in setup")
+	recs, err := st.Events(ctx, race)
+	require.NoError(t, err)
+	require.Len(t, recs, 1, "not raised while the race is in setup")
 
-	_, err = st.FS.Doc("games/race").Update(ctx, []firestore.Update{{Path: "state.status", Value: "active"}})
+	_, err = st.FS.Doc("games/"+race).Update(ctx, []firestore.Update{{Path: "state.status", Value: "active"}})
 	require.NoError(t, err)
 
 	positions := []int{2, 30, 7, 30, 12, 29, 3, 28, 1, 15, 30, 5}
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	moves := 0
-	for _, p := range positions {
+	for i, p := range positions {
+		id := fmt.Sprint("c", i)
+		completed(id, p)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ok, err := store.RaiseFrontier(ctx, st, "race", p)
+			ok, err := st.ApplyEffects(ctx, race, id)
 			require.NoError(t, err)
-			if ok {
-				mu.Lock()
-				moves++
-				mu.Unlock()
-			}
+			require.True(t, ok)
 		}()
 	}
 	wg.Wait()
-	snap, err := st.FS.Doc("games/race/public/board").Get(ctx)
+	var pb tilerace.PublicBoard
+	b, err := json.Marshal(docData(t, st, "games/"+race+"/public/board"))
 	require.NoError(t, err)
-	var pb store.PublicBoard
-	require.NoError(t, snap.DataTo(&pb))
+	require.NoError(t, json.Unmarshal(b, &pb))
 	want := tilerace.RevealUpTo(30)
 	require.Equal(t, want, pb.RevealedUpTo)
 	for _, pt := range pb.Tiles {
 		require.Equal(t, pt.N <= want, pt.Revealed, "tile %d", pt.N)
 	}
-	recs, err := st.Events(ctx, "race")
+	recs, err = st.Events(ctx, race)
 	require.NoError(t, err)
-	require.Len(t, recs, moves, "one record per move")
-	require.GreaterOrEqual(t, moves, 1)
 	var tos []int
 	for _, r := range recs {
-		tos = append(tos, int(r.Events[0].Data.(map[string]any)["to"].(float64)))
+		if r.Type == "raiseFrontier" {
+			tos = append(tos, int(r.Events[0].Data.(map[string]any)["to"].(float64)))
+		}
 	}
+	require.NotEmpty(t, tos, "one record per move")
 	slices.Sort(tos)
 	require.Equal(t, want, tos[len(tos)-1])
 	for i := 1; i < len(tos); i++ {

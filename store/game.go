@@ -140,3 +140,17 @@ func (s *Store) GameState(ctx context.Context, id string, v any) (version int64,
 	version, _ = data[fVersion].(int64)
 	return version, fromFirestore(data[fState], v)
 }
+
+// PutGame writes a new game document with a chosen header, state and seed,
+// as a create would: for tests and tools that need a game in a given state.
+//
+// Errors: EEXISTS (the id is taken).
+func (s *Store) PutGame(ctx context.Context, kind, id string, h domain.Header, state any, seed string) error {
+	err := s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		return createGame(tx, s, kind, id, h, state, seed, "", s.now())
+	})
+	if status.Code(err) == codes.AlreadyExists {
+		return domain.Errorf(domain.EEXISTS, "game %q already exists", id)
+	}
+	return err
+}

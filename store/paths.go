@@ -44,9 +44,9 @@ func (s *Store) actionRef(gameID string, a domain.Action) *firestore.DocumentRef
 // zero-padded so ids sort in order.
 func EventID(seq int64) string { return fmt.Sprintf("%012d", seq) }
 
-// eventRef is an event record: EventID(seq) for games with one versioned
-// document, "{actorId}~{actionId}" (the action record's id) for games whose
-// actions write several documents (Tile Race).
+// eventRef is an event record: EventID(seq) for a step that versions the game,
+// "{actorId}~{actionId}" (the action record's id) for one that does not (so
+// actors acting at once share no counter).
 func (s *Store) eventRef(gameID, id string) *firestore.DocumentRef {
 	return s.gameRef(gameID).Collection(colEvents).Doc(id)
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"cloud.google.com/go/firestore"
@@ -25,16 +26,40 @@ type Ticket struct {
 	Since    time.Time `json:"since"`
 }
 
-// QuickMatch pairs me with the player waiting in queue, creating their game
-// with pair, or makes me the one who waits. Calling again with the same action
-// id polls: it keeps a waiting player in the queue and returns the match once
-// made. A new action id starts a new search.
-func QuickMatch[S any](ctx context.Context, st *Store, rules domain.Rules[S], queue string, me domain.Actor, actionID string,
-	pair func(gameID string, host, guest domain.Actor) (S, error)) (Ticket, error) {
-	qref := st.FS.Collection(colQueues).Doc(queue)
+// QuickMatch pairs me with the player waiting in a queue of a game that
+// implements domain.Matcher, or makes me the one who waits. The game's
+// Queue names the queue and the create request the pair's game is made with;
+// the waiting player hosts it (its create runs as theirs) and I join it, all
+// in one transaction, so the game starts with both seated. Calling again
+// with the same action id polls: it keeps a waiting player in the queue and
+// returns the match once made. A new action id starts a new search.
+//
+// Errors: EINVALID (the game has no quick match; the game's refusal of the
+// create request, checked before waiting), and what the game's create and
+// join return.
+func QuickMatch(ctx context.Context, st *Store, kind string, me domain.Actor, actionID string, payload json.RawMessage) (Ticket, error) {
+	e, ok := st.Games.Find(kind)
+	if !ok {
+		return Ticket{}, domain.Errorf(domain.EINVALID, "unknown game kind %q", kind)
+	}
+	m, ok := e.Game.(domain.Matcher)
+	if !ok {
+		return Ticket{}, domain.Errorf(domain.EINVALID, "%s has no quick match", kind)
+	}
+	if err := domain.Admit(e.Game, me, "", domain.ActionQuickMatch); err != nil {
+		return Ticket{}, err
+	}
+	if actionID == "" {
+		return Ticket{}, domain.Errorf(domain.EINVALID, "actionId is required")
+	}
+	name, create, err := m.Queue(payload)
+	if err != nil {
+		return Ticket{}, err
+	}
+	qref := st.FS.Collection(colQueues).Doc(kind + "-" + name)
 	tickets := qref.Collection(colTickets)
 	var out Ticket
-	err := st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+	err = st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
 		now := st.now()
 		docs, err := tx.GetAll([]*firestore.DocumentRef{qref, tickets.Doc(me.ID)})
 		if err != nil {
@@ -50,30 +75,23 @@ func QuickMatch[S any](ctx context.Context, st *Store, rules domain.Rules[S], qu
 			out = mine
 			return nil
 		}
-		var waiting *struct {
-			ID, Name, ActionID string
-			Since              time.Time
+		var waiting struct {
+			ID       string    `json:"id"`
+			Name     string    `json:"name"`
+			ActionID string    `json:"actionId"`
+			Since    time.Time `json:"since"`
+			Create   string    `json:"create"`
 		}
+		found := false
 		if docs[0].Exists() {
 			if w, ok := docs[0].Data()["waiting"].(map[string]any); ok {
-				waiting = &struct {
-					ID, Name, ActionID string
-					Since              time.Time
-				}{}
-				waiting.ID, _ = w["id"].(string)
-				waiting.Name, _ = w["name"].(string)
-				waiting.ActionID, _ = w["actionId"].(string)
-				waiting.Since, _ = w["since"].(time.Time)
+				found = fromFirestore(w, &waiting) == nil
 			}
 		}
-		if waiting != nil && waiting.ID != me.ID && now.Sub(waiting.Since) < QueueStale {
+		if found && waiting.ID != me.ID && now.Sub(waiting.Since) < QueueStale {
 			id := NewID()
-			host := domain.Actor{ID: waiting.ID, Name: waiting.Name}
-			state, err := pair(id, host, me)
-			if err != nil {
-				return err
-			}
-			if err := createGame(tx, st, rules.Kind(), id, rules.Header(state), state, NewSeed(), "", now); err != nil {
+			host := domain.Actor{ID: waiting.ID, Name: waiting.Name, Role: domain.RolePlayer}
+			if err := st.pairGame(ctx, tx, e, id, host, waiting.ActionID, json.RawMessage(waiting.Create), me, actionID, now); err != nil {
 				return err
 			}
 			if err := tx.Set(qref, map[string]any{"waiting": nil, fUpdatedAt: now}); err != nil {
@@ -86,14 +104,79 @@ func QuickMatch[S any](ctx context.Context, st *Store, rules domain.Rules[S], qu
 			}
 			return setTicket(tx, tickets.Doc(me.ID), out)
 		}
+		// Nobody to pair with: check that my request makes a game before
+		// queueing me with it.
+		if _, err := st.prepare(ctx, tx, e, NewID(), me, actionID, create, NewSeed(), now); err != nil {
+			return err
+		}
 		out = Ticket{Status: "waiting", ActionID: actionID, Since: now}
 		if err := tx.Set(qref, map[string]any{"waiting": map[string]any{
-			"id": me.ID, "name": me.Name, "actionId": actionID, "since": now}, fUpdatedAt: now}); err != nil {
+			"id": me.ID, "name": me.Name, "actionId": actionID, "since": now, "create": string(create)}, fUpdatedAt: now}); err != nil {
 			return err
 		}
 		return setTicket(tx, tickets.Doc(me.ID), out)
 	})
 	return out, err
+}
+
+// prepare runs a create of game e (id, host, its action) inside tx, reading
+// what it needs and writing nothing yet.
+func (st *Store) prepare(ctx context.Context, tx *firestore.Transaction, e domain.Entry, id string, host domain.Actor, actionID string, create json.RawMessage, seed string, now time.Time) (*attempt, error) {
+	a := domain.Action{ID: actionID, Type: domain.ActionCreate, Actor: host, Payload: create, GameID: id}
+	plan, err := e.Game.Plan(a)
+	if err != nil {
+		return nil, err
+	}
+	x := &execution{st: st, entry: e, sl: st.slotsOf(e.Game), req: Request{Kind: e.Kind(), GameID: id, Action: a}, plan: plan, seed: seed}
+	return x.run(ctx, tx, now)
+}
+
+// pairGame creates a quick match's game in tx: the host's create, then the
+// guest's join run on the game the create made, stored as one new game at
+// version 0 with both seated.
+func (st *Store) pairGame(ctx context.Context, tx *firestore.Transaction, e domain.Entry, id string, host domain.Actor, hostAction string, create json.RawMessage, guest domain.Actor, guestAction string, now time.Time) error {
+	at, err := st.prepare(ctx, tx, e, id, host, hostAction, create, NewSeed(), now)
+	if err != nil {
+		return err
+	}
+	made, ok := at.change.GameWrite()
+	if !ok {
+		return domain.Errorf(domain.EINTERNAL, "%s create wrote no game", e.Kind())
+	}
+	h := domain.Header{}
+	if made.Header != nil {
+		h = *made.Header
+	}
+	doc, err := json.Marshal(map[string]any{fKind: e.Kind(), fVersion: 0, fStatus: h.Status, fState: made.Value})
+	if err != nil {
+		return err
+	}
+	docs := at.rs.docs
+	docs.Put(domain.GameDocID, doc)
+	join := domain.Action{ID: guestAction, Type: domain.ActionJoin, Actor: guest, Payload: json.RawMessage("{}"), GameID: id}
+	env := domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return &lazyDice{load: at.seed, seq: seq} }}
+	joined, err := guard(func() (domain.Change, error) { return e.Game.Run(docs, join, env) })
+	if err != nil {
+		return err
+	}
+	w, ok := joined.GameWrite()
+	if !ok {
+		return domain.Errorf(domain.EINTERNAL, "%s join wrote no game", e.Kind())
+	}
+	w.Create, w.Version = true, 0
+	writes := []domain.Write{w}
+	for _, x := range at.change.Writes {
+		if x.DocID != domain.GameDocID {
+			writes = append(writes, x)
+		}
+	}
+	for _, x := range joined.Writes {
+		if x.DocID != domain.GameDocID {
+			writes = append(writes, x)
+		}
+	}
+	at.change = domain.Change{Writes: writes}
+	return at.write()
 }
 
 func setTicket(tx *firestore.Transaction, ref *firestore.DocumentRef, t Ticket) error {
@@ -106,13 +189,28 @@ func setTicket(tx *firestore.Transaction, ref *firestore.DocumentRef, t Ticket) 
 	return tx.Set(ref, doc)
 }
 
-// LeaveQueue takes me out of queue if I am waiting there. A match already made
-// stands: the player forfeits it like any other.
-func (st *Store) LeaveQueue(ctx context.Context, queue string, me domain.Actor) (Ticket, error) {
-	qref := st.FS.Collection(colQueues).Doc(queue)
+// LeaveQueue takes me out of the queue a quickMatch request with payload
+// joins, if I am waiting there. A match already made stands: the player
+// forfeits it like any other.
+//
+// Errors: EINVALID (no quick match, a request that names no queue).
+func (st *Store) LeaveQueue(ctx context.Context, kind string, me domain.Actor, payload json.RawMessage) (Ticket, error) {
+	e, ok := st.Games.Find(kind)
+	if !ok {
+		return Ticket{}, domain.Errorf(domain.EINVALID, "unknown game kind %q", kind)
+	}
+	m, ok := e.Game.(domain.Matcher)
+	if !ok {
+		return Ticket{}, domain.Errorf(domain.EINVALID, "%s has no quick match", kind)
+	}
+	name, _, err := m.Queue(payload)
+	if err != nil {
+		return Ticket{}, err
+	}
+	qref := st.FS.Collection(colQueues).Doc(kind + "-" + name)
 	tref := qref.Collection(colTickets).Doc(me.ID)
 	var out Ticket
-	err := st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+	err = st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
 		docs, err := tx.GetAll([]*firestore.DocumentRef{qref, tref})
 		if err != nil {
 			return err

@@ -8,11 +8,15 @@ import (
 	"time"
 
 	"cloud.google.com/go/firestore"
+
+	"github.com/meeple-games/meeple/domain"
 )
 
 // Store is the Firestore adapter.
 type Store struct {
 	FS *firestore.Client
+	// Games are the games the store runs (the deployment's registry).
+	Games *Games
 	// Now is the clock; rules see it through domain.Env.
 	Now func() time.Time
 	// FixedSeeds lets a create request choose a game's seed so a whole game
@@ -20,9 +24,9 @@ type Store struct {
 	FixedSeeds bool
 }
 
-// New returns a Store on client with the real clock.
-func New(client *firestore.Client) *Store {
-	return &Store{FS: client, Now: time.Now}
+// New returns a Store on client running the games of reg, with the real clock.
+func New(client *firestore.Client, reg domain.Registry) *Store {
+	return &Store{FS: client, Games: NewGames(reg), Now: time.Now}
 }
 
 func (s *Store) now() time.Time {

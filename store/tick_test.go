@@ -7,77 +7,43 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/pig"
 	"github.com/meeple-games/meeple/store"
 )
 
-// sweepRules is a two-player rule set for the effects and tick tests: "win"
-// ends the game with the actor winning; a deadline, when set, ends the game as
-// a timeout loss for the second player.
-type sweepRules struct{}
-
-type sweepState struct {
-	Players  []string  `json:"players"`
-	Deadline time.Time `json:"deadline"`
-	Over     bool      `json:"over"`
-}
-
-func (sweepRules) Kind() string { return "sweep" }
-
-func (sweepRules) Header(s sweepState) domain.Header {
-	h := domain.Header{Status: domain.StatusActive, Players: s.Players, Deadline: s.Deadline}
-	if s.Over {
-		h.Status, h.Deadline = domain.StatusOver, time.Time{}
-	}
-	return h
-}
-
-func (sweepRules) Apply(s sweepState, a domain.Action, env domain.Env) (sweepState, domain.Outcome, error) {
-	if a.Type != "win" || s.Over {
-		return s, domain.Outcome{}, domain.Errorf(domain.EINVALID, "no")
-	}
-	var losers []string
-	for _, p := range s.Players {
-		if p != a.Actor.ID {
-			losers = append(losers, p)
-		}
-	}
-	s.Over = true
-	return s, domain.Outcome{Events: []domain.Event{{Type: domain.EventGameOver, Data: domain.GameOver{
-		Kind: "sweep", Winners: []string{a.Actor.ID}, Losers: losers, Reason: "win"}}}}, nil
-}
-
-func (sweepRules) Expire(s sweepState, env domain.Env) (sweepState, domain.Outcome, error) {
-	s.Over = true
-	return s, domain.Outcome{Events: []domain.Event{{Type: domain.EventGameOver, Data: domain.GameOver{
-		Kind: "sweep", Winners: s.Players[:1], Losers: s.Players[1:], Reason: "timeout"}}}}, nil
-}
-
 func TestDueGames(t *testing.T) {
 	ctx := context.Background()
-	st := effectsStore(t)
-	st.FixedSeeds = true
+	f := newFixture(t)
+	st := f.st
 	games := []struct {
-		id       string
-		deadline time.Time // zero: none
+		id   string
+		turn time.Duration // the turn timer, started by the join at -1h; 0: none
 	}{
-		{"late", effectsAt.Add(-time.Second)},
-		{"early", effectsAt.Add(-time.Hour)},
-		{"exact", effectsAt},
-		{"future", effectsAt.Add(time.Second)},
-		{"none", time.Time{}},
+		{"late", time.Hour - time.Second},
+		{"early", time.Second},
+		{"exact", time.Hour},
+		{"future", time.Hour + time.Second},
+		{"none", 0},
 	}
+	f.now = effectsAt.Add(-time.Hour)
+	ids := map[string]string{}
 	for _, g := range games {
-		_, err := store.CreateGame(ctx, st, sweepRules{}, store.Create{ID: g.id, Seed: "s"}, sweepState{Players: []string{"a", "b"}, Deadline: g.deadline})
-		require.NoError(t, err)
+		ids[g.id] = f.game(t, map[string]any{"turnSeconds": int(g.turn / time.Second)})
+	}
+	due := func(names ...string) []store.DueGame {
+		out := []store.DueGame{}
+		for _, n := range names {
+			out = append(out, store.DueGame{ID: ids[n], Kind: pig.Kind})
+		}
+		return out
 	}
 	for _, tc := range []struct {
 		name  string
 		limit int
 		want  []store.DueGame
 	}{
-		{"all due, earliest first", 10, []store.DueGame{{"early", "sweep"}, {"late", "sweep"}, {"exact", "sweep"}}},
-		{"limited", 2, []store.DueGame{{"early", "sweep"}, {"late", "sweep"}}},
+		{"all due, earliest first", 10, due("early", "late", "exact")},
+		{"limited", 2, due("early", "late")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := st.DueGames(ctx, effectsAt, tc.limit)

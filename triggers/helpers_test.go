@@ -12,61 +12,42 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/pig"
 	"github.com/meeple-games/meeple/store"
 	"github.com/meeple-games/meeple/store/storetest"
 	"github.com/meeple-games/meeple/triggers"
 )
 
-// ticker is a two-player rule set with a turn timer: "win" ends the game with
-// the actor winning; each deadline that passes is a strike, and the second
-// strike ends the game, the first player losing on time.
-type ticker struct{}
-
+// The triggers' tests play Pig (domain/pig), the example game, from chosen
+// states: Ann and Bob, Bob one point from the target of 1. A game with a
+// deadline is one where the timer runs; each deadline that passes makes the
+// current player hold, so the first passes the turn to Bob (a "strike") and
+// the second makes Bob hold and win, Ann losing on time. A game without a
+// deadline is Ann's turn with one point rolled: she wins by holding.
 type tickerState struct {
-	Players  []string  `json:"players"`
-	Deadline time.Time `json:"deadline"`
-	Strikes  int       `json:"strikes"`
-	Over     bool      `json:"over"`
+	Deadline time.Time
+	Strikes  int // deadlines already passed (0 or 1)
 }
 
-const tickerKind = "ticker"
+const tickerKind = pig.Kind
 
-func (ticker) Kind() string { return tickerKind }
-
-func (ticker) Header(s tickerState) domain.Header {
-	h := domain.Header{Status: domain.StatusActive, Players: s.Players, Deadline: s.Deadline}
-	if s.Over {
-		h.Status, h.Deadline = domain.StatusOver, time.Time{}
+func pigState(id string, s tickerState) pig.Game {
+	g := pig.Game{ID: id, Players: []string{"ann", "bob"}, Names: []string{"Ann", "Bob"}, Scores: []int{0, 1},
+		Target: 1, Started: true, Current: s.Strikes, Deadline: s.Deadline}
+	if s.Deadline.IsZero() {
+		g.TurnTotal = 1
+	} else {
+		g.TurnSecs = 60
 	}
-	return h
+	return g
 }
 
-func over(s tickerState, winner, loser, reason string) (tickerState, domain.Outcome) {
-	s.Over = true
-	return s, domain.Outcome{Events: []domain.Event{{Type: domain.EventGameOver, Data: domain.GameOver{
-		Kind: tickerKind, Mode: "blitz", Winners: []string{winner}, Losers: []string{loser}, Reason: reason}}}}
-}
-
-func (ticker) Apply(s tickerState, a domain.Action, env domain.Env) (tickerState, domain.Outcome, error) {
-	if a.Type != "win" || s.Over {
-		return s, domain.Outcome{}, domain.Errorf(domain.ECONFLICT, "not now")
+// strikes is how many deadlines passed in g (2: the game ended on time).
+func strikes(g pig.Game) int {
+	if g.Over {
+		return 2
 	}
-	loser := s.Players[0]
-	if loser == a.Actor.ID {
-		loser = s.Players[1]
-	}
-	s, out := over(s, a.Actor.ID, loser, "win")
-	return s, out, nil
-}
-
-func (ticker) Expire(s tickerState, env domain.Env) (tickerState, domain.Outcome, error) {
-	s.Strikes++
-	if s.Strikes >= 2 {
-		s, out := over(s, s.Players[1], s.Players[0], "timeout")
-		return s, out, nil
-	}
-	s.Deadline = env.Now.Add(time.Minute)
-	return s, domain.Outcome{Events: []domain.Event{{Type: "strike", Player: s.Players[0]}}}, nil
+	return g.Current
 }
 
 // env is one test's emulator project, store, clock and triggers.
@@ -78,14 +59,13 @@ type env struct {
 	now     time.Time
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T, more ...domain.Entry) *env {
 	t.Helper()
 	e := &env{project: storetest.Project(t), now: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
-	e.st = store.New(storetest.ClientFor(t, e.project))
+	e.st = store.New(storetest.ClientFor(t, e.project), append(domain.Registry{pig.Entry()}, more...))
 	e.st.FixedSeeds = true
 	e.st.Now = e.clock
 	e.tr = triggers.New(e.st)
-	e.tr.Advancers[tickerKind] = triggers.AdvancerFor(ticker{})
 	return e
 }
 
@@ -96,25 +76,23 @@ func (e *env) advance(d time.Duration) { e.mu.Lock(); e.now = e.now.Add(d); e.mu
 // create makes a ticker game between ann and bob.
 func (e *env) create(t *testing.T, id string, s tickerState) string {
 	t.Helper()
-	if s.Players == nil {
-		s.Players = []string{"ann", "bob"}
-	}
-	c, err := store.CreateGame(context.Background(), e.st, ticker{}, store.Create{ID: id, Seed: "seed-" + id}, s)
-	require.NoError(t, err)
-	return c.GameID
+	g := pigState(id, s)
+	require.NoError(t, e.st.PutGame(context.Background(), pig.Kind, id, pig.Rules{}.Header(g), g, "seed-"+id))
+	return id
 }
 
 // win has ann win game id through the action pipeline, which writes a pending
 // event record at version 1.
 func (e *env) win(t *testing.T, id string) {
 	t.Helper()
-	_, err := store.Act(context.Background(), e.st, ticker{}, store.Request{GameID: id, Action: domain.Action{ID: "win-" + id, Type: "win", Actor: domain.Actor{ID: "ann", Name: "Ann"}}})
+	_, _, err := store.Run(context.Background(), e.st, store.Request{Kind: pig.Kind, GameID: id,
+		Action: domain.Action{ID: "win-" + id, Type: "hold", Actor: domain.Actor{ID: "ann", Name: "Ann", Role: domain.RoleGuest}}})
 	require.NoError(t, err)
 }
 
 func (e *env) totals(t *testing.T, player string) store.Totals {
 	t.Helper()
-	got, err := e.st.PlayerTotals(context.Background(), player, tickerKind, "blitz")
+	got, err := e.st.PlayerTotals(context.Background(), player, tickerKind, store.DefaultMode)
 	require.NoError(t, err)
 	return got
 }

@@ -191,7 +191,7 @@ func TestLegacyHandlerEndToEnd(t *testing.T) {
 	snap, err := e.st.FS.Doc("players/ann/ledger/g1-1").Get(ctx)
 	require.NoError(t, err)
 	require.Equal(t, store.ResultWin, snap.Data()["result"])
-	lb, err := e.st.LeaderboardDoc(ctx, tickerKind, "blitz")
+	lb, err := e.st.LeaderboardDoc(ctx, tickerKind, store.DefaultMode)
 	require.NoError(t, err)
 	require.Equal(t, []store.LeaderEntry{{PlayerID: "ann", Wins: 1}, {PlayerID: "bob", Losses: 1}}, lb.Entries)
 

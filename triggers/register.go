@@ -7,6 +7,7 @@ import (
 	"github.com/GoogleCloudPlatform/functions-framework-go/functions"
 	"github.com/cloudevents/sdk-go/v2/event"
 
+	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/store"
 )
 
@@ -22,15 +23,21 @@ const (
 // google.cloud.firestore.document.v1.written.
 var DocumentTriggers = map[string]string{GameEventFunction: EventRecordPattern}
 
-func init() {
+// Deploy registers the CloudEvent functions with the Functions Framework,
+// running the games of reg: the deploy root calls it at init.
+func Deploy(reg domain.Registry) {
+	defaultMu.Lock()
+	defaultReg = reg
+	defaultMu.Unlock()
 	for name, fn := range Functions() {
 		functions.CloudEvent(name, fn)
 	}
 }
 
 var (
-	defaultMu sync.Mutex
-	defaultT  *Triggers
+	defaultMu  sync.Mutex
+	defaultReg domain.Registry
+	defaultT   *Triggers
 )
 
 // Default returns the process-wide Triggers on store.Default, made on first
@@ -41,7 +48,7 @@ func Default(ctx context.Context) (*Triggers, error) {
 	if defaultT != nil {
 		return defaultT, nil
 	}
-	st, err := store.Default(ctx)
+	st, err := store.Default(ctx, defaultReg)
 	if err != nil {
 		return nil, err
 	}

@@ -2,19 +2,22 @@ package triggers_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"cloud.google.com/go/firestore/apiv1/firestorepb"
 	"github.com/stretchr/testify/require"
 
+	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/domain/tilerace"
 	"github.com/meeple-games/meeple/triggers"
 )
 
-// TestGameEventTileRace: a Tile Race event record (id {actor}~{actionId},
-// not a padded version) delivered twice awards its points once.
+// TestGameEventTileRace: a record of a game with effects of its own (Tile
+// Race's points; its id {actor}~{actionId}, not a padded version) delivered
+// twice runs them once.
 func TestGameEventTileRace(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, domain.Entry{Game: tilerace.RaceGame{}, Function: "TileRace", Effects: tilerace.Effects()})
 	ctx := context.Background()
 	_, err := e.st.FS.Doc("games/r1/events/t-1~a1").Set(ctx, map[string]any{
 		"seq": 0, "at": e.clock(), "kind": tilerace.Kind, "type": "complete", "pending": true,
@@ -32,8 +35,11 @@ func TestGameEventTileRace(t *testing.T) {
 	for range 2 {
 		require.NoError(t, e.tr.GameEvent(ctx, ev))
 	}
-	lb, err := e.st.RaceLeaderboardDoc(ctx, "r1")
+	snap, err := e.st.FS.Doc("games/r1/public/leaderboard").Get(ctx)
 	require.NoError(t, err)
+	var lb tilerace.RaceLeaderboard
+	b, _ := json.Marshal(snap.Data())
+	require.NoError(t, json.Unmarshal(b, &lb))
 	require.Equal(t, map[string]int{"Zezima": 300}, lb.Totals)
 	require.Equal(t, []tilerace.Standing{{Rank: 1, Player: "Zezima", Points: 300, Display: "3.00"}}, lb.Top)
 }

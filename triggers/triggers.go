@@ -16,20 +16,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/meeple-games/meeple/domain"
-	"github.com/meeple-games/meeple/domain/dashdice"
 	"github.com/meeple-games/meeple/store"
 )
-
-// Advancer applies a game's overdue timeouts and reports how many steps it
-// applied: store.Advance with one game kind's rules.
-type Advancer func(ctx context.Context, st *store.Store, gameID string) (int, error)
-
-// AdvancerFor is the Advancer of a rule set.
-func AdvancerFor[S any](rules domain.Rules[S]) Advancer {
-	return func(ctx context.Context, st *store.Store, gameID string) (int, error) {
-		return store.Advance(ctx, st, rules, gameID)
-	}
-}
 
 // Defaults of the tick's bounds.
 const (
@@ -41,9 +29,9 @@ const (
 
 // Triggers runs the trigger functions against one Store.
 type Triggers struct {
+	// Store runs the registered games; the tick advances a due game of any
+	// of them and skips kinds it does not know.
 	Store *store.Store
-	// Advancers advance the games of each kind; the tick skips other kinds.
-	Advancers map[string]Advancer
 	// Now is the tick's clock; nil uses Store.Now, then time.Now.
 	Now func() time.Time
 	// Bounds of one tick; zero uses the defaults above.
@@ -53,16 +41,9 @@ type Triggers struct {
 	Log *slog.Logger
 }
 
-// New returns the Triggers of st with every game kind's Advancer registered.
+// New returns the Triggers of st.
 func New(st *store.Store) *Triggers {
-	return &Triggers{
-		Store: st,
-		Advancers: map[string]Advancer{
-			dashdice.Kind: func(ctx context.Context, st *store.Store, id string) (int, error) {
-				return store.Advance(ctx, st, dashdice.Rules{}, id)
-			},
-		},
-	}
+	return &Triggers{Store: st}
 }
 
 func (t *Triggers) now() time.Time {
@@ -176,7 +157,7 @@ type TickReport struct {
 	Due      int // games found past their deadline
 	Advanced int // of those, games that took at least one step
 	Steps    int // steps applied in all
-	Skipped  int // games of a kind without an Advancer
+	Skipped  int // games of a kind no registered game has
 	Failed   int // games whose Advance failed
 	Pending  int // event records found still pending
 	Applied  int // of those, records whose effects this tick applied
@@ -193,8 +174,7 @@ func (t *Triggers) Tick(ctx context.Context, e event.Event) error {
 	return err
 }
 
-// RunTick advances every due game (up to MaxGames) through its kind's
-// Advancer, then applies the effects of event records still pending after
+// RunTick advances every due game (up to MaxGames) of a registered kind, then applies the effects of event records still pending after
 // PendingAge (up to MaxPending). Each game and record is its own transaction:
 // one failure is logged and counted and the others go on. Running it twice, or
 // at once, applies nothing twice: Advance finds nothing due the second time
@@ -212,15 +192,14 @@ func (t *Triggers) RunTick(ctx context.Context, now time.Time) (TickReport, erro
 	var mu sync.Mutex
 	t.each(len(due), func(i int) {
 		g := due[i]
-		adv := t.Advancers[g.Kind]
-		if adv == nil {
-			t.log().Warn("Tick: no advancer for game kind", "game", g.ID, "kind", g.Kind)
+		if _, ok := t.Store.Games.Find(g.Kind); !ok {
+			t.log().Warn("Tick: no registered game of this kind", "game", g.ID, "kind", g.Kind)
 			mu.Lock()
 			r.Skipped++
 			mu.Unlock()
 			return
 		}
-		n, err := adv(ctx, t.Store, g.ID)
+		n, err := store.Advance(ctx, t.Store, g.Kind, g.ID)
 		mu.Lock()
 		defer mu.Unlock()
 		if err != nil {

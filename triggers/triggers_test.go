@@ -3,6 +3,8 @@ package triggers_test
 import (
 	"context"
 	"errors"
+
+	"cloud.google.com/go/firestore"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/pig"
 	"github.com/meeple-games/meeple/store"
 	"github.com/meeple-games/meeple/triggers"
 )
@@ -54,7 +57,7 @@ func TestGameEventDeliveredConcurrently(t *testing.T) {
 	}
 	require.Equal(t, annWon, e.totals(t, "ann"))
 	require.Equal(t, bobLost, e.totals(t, "bob"))
-	lb, err := e.st.LeaderboardDoc(ctx, tickerKind, "blitz")
+	lb, err := e.st.LeaderboardDoc(ctx, tickerKind, store.DefaultMode)
 	require.NoError(t, err)
 	require.Equal(t, []store.LeaderEntry{{PlayerID: "ann", Wins: 1}, {PlayerID: "bob", Losses: 1}}, lb.Entries)
 }
@@ -170,13 +173,13 @@ func TestRunTickAdvancesOnce(t *testing.T) {
 		version int64
 		strikes int
 	}{{"due", 1, 1}, {"later", 0, 0}, {"none", 0, 0}} {
-		var s tickerState
+		var s pig.Game
 		v, err := e.st.GameState(ctx, tc.id, &s)
 		require.NoError(t, err)
 		require.Equal(t, tc.version, v, "version of %s", tc.id)
-		require.Equal(t, tc.strikes, s.Strikes, "strikes of %s", tc.id)
+		require.Equal(t, tc.strikes, strikes(s), "strikes of %s", tc.id)
 	}
-	var s tickerState
+	var s pig.Game
 	_, err = e.st.GameState(ctx, "due", &s)
 	require.NoError(t, err)
 	require.Equal(t, now.Add(30*time.Second), s.Deadline.UTC(), "timeout applied as of its deadline")
@@ -242,13 +245,9 @@ func TestRunTickIsolatesFailures(t *testing.T) {
 	e.create(t, "c-ok", tickerState{Deadline: now.Add(-time.Second)})
 	_, err := e.st.FS.Doc("games/d-unknown").Set(ctx, map[string]any{"kind": "chess", "deadlineAt": now.Add(-time.Hour)})
 	require.NoError(t, err)
-	ok := e.tr.Advancers[tickerKind]
-	e.tr.Advancers[tickerKind] = func(ctx context.Context, st *store.Store, id string) (int, error) {
-		if id == "b-broken" {
-			return 0, errors.New("boom")
-		}
-		return ok(ctx, st, id)
-	}
+	// A state that no longer decodes: advancing it fails.
+	_, err = e.st.FS.Doc("games/b-broken").Update(ctx, []firestore.Update{{Path: "state", Value: "garbage"}})
+	require.NoError(t, err)
 	e.tr.Workers = 1
 	r, err := e.tr.RunTick(ctx, now)
 	require.NoError(t, err)
@@ -284,7 +283,7 @@ func TestTickFunction(t *testing.T) {
 		"subscription": "projects/p/subscriptions/tick",
 	}))
 	require.NoError(t, e.tr.Tick(context.Background(), ev))
-	var s tickerState
+	var s pig.Game
 	v, err := e.st.GameState(context.Background(), "g1", &s)
 	require.NoError(t, err)
 	require.Equal(t, int64(1), v, "version after the tick")

@@ -535,7 +535,9 @@ func TestExpireWaiting(t *testing.T) {
 	require.Empty(t, got.Winner)
 	require.Nil(t, gameOver(t, out.Events), "a cancelled match has no result")
 	require.Equal(t, []domain.Event{{Type: EventCancelled, Player: "alice", Data: CancelledData{Reason: "noOpponent"}}}, out.Events)
-	require.False(t, domain.HasEffects(out.Events))
+	for _, e := range out.Events {
+		require.NotEqual(t, domain.EventGameOver, e.Type, "nothing for the effects")
+	}
 }
 
 func TestExpireTurnDecider(t *testing.T) {

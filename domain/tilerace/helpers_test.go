@@ -17,12 +17,12 @@ const gameID = "g1"
 
 var (
 	t0        = time.Date(2026, 3, 14, 15, 9, 26, 0, time.UTC)
-	masterAct = domain.Actor{ID: "m1", Name: "Mia", Role: domain.RoleMaster, Game: gameID}
-	adminAct  = domain.Actor{ID: "a1", Name: "Ada", Role: domain.RoleAdmin, Game: gameID}
+	masterAct = domain.Actor{ID: "m1", Name: "Mia", Role: RoleMaster, Game: gameID}
+	adminAct  = domain.Actor{ID: "a1", Name: "Ada", Role: RoleAdmin, Game: gameID}
 )
 
 func teamAct(id string) domain.Actor {
-	return domain.Actor{ID: id, Name: id, Role: domain.RoleTeam, Game: gameID, Team: id}
+	return domain.Actor{ID: id, Name: id, Role: RoleTeam, Game: gameID}
 }
 
 func ctx(a domain.Actor) Ctx { return Ctx{Actor: a, Now: t0} }

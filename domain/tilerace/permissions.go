@@ -43,6 +43,14 @@ const (
 	ActionRemoveAdmin = "removeAdmin"
 )
 
+// Roles of the principals a race signs in (scoped to the race: their actor
+// ids are "{gameId}:{teamId}" and "{gameId}:{adminId}").
+const (
+	RoleTeam   domain.Role = "team"   // a team, signed in with its password
+	RoleAdmin  domain.Role = "admin"  // an event admin
+	RoleMaster domain.Role = "master" // the master admin, who made the race
+)
+
 // Who may perform an action.
 type Who string
 
@@ -141,18 +149,18 @@ func Authorize(g Game, actor domain.Actor, action, team string) error {
 		return domain.Errorf(domain.EINVALID, "unknown action type %q", action)
 	}
 	switch actor.Role {
-	case domain.RoleTeam, domain.RoleAdmin, domain.RoleMaster:
+	case RoleTeam, RoleAdmin, RoleMaster:
 	default:
 		return domain.Errorf(domain.EFORBIDDEN, "only a team or an admin of this game can do that")
 	}
 	if actor.Game != g.ID {
 		return domain.Errorf(domain.EFORBIDDEN, "your session is for another game")
 	}
-	if actor.Role == domain.RoleTeam {
+	if actor.Role == RoleTeam {
 		if spec.Who != WhoTeam {
 			return domain.Errorf(domain.EFORBIDDEN, "only an admin can do that")
 		}
-		if actor.Team == "" || actor.Team != team {
+		if actor.Local() != team {
 			return domain.Errorf(domain.EFORBIDDEN, "a team can act only for itself")
 		}
 		if _, ok := g.TeamRef(team); !ok {
@@ -160,7 +168,7 @@ func Authorize(g Game, actor domain.Actor, action, team string) error {
 		}
 		return nil
 	}
-	admin, ok := g.Admin(actor.ID)
+	admin, ok := g.Admin(actor.Local())
 	if !ok {
 		return domain.Errorf(domain.EFORBIDDEN, "you are not an admin of this game")
 	}

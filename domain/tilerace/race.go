@@ -164,11 +164,18 @@ func Complete(c Ctx, g Game, t Team, tile Tile, req CompleteRequest) (Game, Team
 	return g, t, o, nil
 }
 
-// gameOver is the GameOver event of a race won by team winner. Tile Race is
-// played by teams: Winners, Losers and Players are team ids (players' points
-// go to the points ledger by name instead).
-func gameOver(g Game, winner string) domain.GameOver {
-	over := domain.GameOver{Kind: Kind, Winners: []string{winner}, Players: []string{}, Reason: ReasonFinalTile, Teams: true}
+// RaceOver is the data of a race's gameOver event: Tile Race is played by
+// teams, so Winners, Losers and Players are team ids (Teams says so), and the
+// registry keeps no per-player stats for it (players' points go to the
+// points ledger by name instead).
+type RaceOver struct {
+	domain.GameOver
+	Teams bool `json:"teams"`
+}
+
+// gameOver is the gameOver event data of a race won by team winner.
+func gameOver(g Game, winner string) RaceOver {
+	over := RaceOver{GameOver: domain.GameOver{Kind: Kind, Winners: []string{winner}, Players: []string{}, Reason: ReasonFinalTile}, Teams: true}
 	for _, r := range g.Teams {
 		over.Players = append(over.Players, r.ID)
 		if r.ID != winner {

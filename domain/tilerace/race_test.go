@@ -202,10 +202,9 @@ func TestWin(t *testing.T) {
 	types := eventTypes(o.Events)
 	require.Equal(t, domain.EventGameOver, types[len(types)-1])
 	require.Equal(t, EventTeamWon, types[len(types)-2])
-	require.Equal(t, domain.GameOver{Kind: Kind, Winners: []string{"t2"}, Losers: []string{"t1", "t3"},
-		Players: []string{"t1", "t2", "t3"}, Reason: ReasonFinalTile, Teams: true}, o.Events[len(types)-1].Data)
+	require.Equal(t, RaceOver{GameOver: domain.GameOver{Kind: Kind, Winners: []string{"t2"}, Losers: []string{"t1", "t3"},
+		Players: []string{"t1", "t2", "t3"}, Reason: ReasonFinalTile}, Teams: true}, o.Events[len(types)-1].Data)
 	require.Equal(t, TeamWonData{Team: "t2", TeamName: "Team 2", Members: []string{"t2-cap", "t2-b", "t2-c"}}, o.Events[len(types)-2].Data)
-	require.True(t, domain.HasEffects(o.Events))
 
 	// everyone else is stopped, admins on behalf of a team too
 	for _, a := range []domain.Actor{teamAct("t1"), adminAct} {

@@ -76,8 +76,8 @@ func DecodeRequest(typ string, payload json.RawMessage) (any, error) {
 // TeamOf is the team a team-targeted request acts for: the request's team,
 // or, when it names none, the team of a team token.
 func TeamOf(actor domain.Actor, reqTeam string) string {
-	if reqTeam == "" && actor.Role == domain.RoleTeam {
-		return actor.Team
+	if reqTeam == "" && actor.Role == RoleTeam {
+		return actor.Local()
 	}
 	return reqTeam
 }

@@ -539,8 +539,8 @@ type Ctx struct {
 // by returns the admin name to record on events of an action: the admin's
 // name when an admin acts (on behalf of a team or not), "" for a team.
 func (c Ctx) by(g Game) string {
-	if c.Actor.Role == domain.RoleAdmin || c.Actor.Role == domain.RoleMaster {
-		if a, ok := g.Admin(c.Actor.ID); ok {
+	if c.Actor.Role == RoleAdmin || c.Actor.Role == RoleMaster {
+		if a, ok := g.Admin(c.Actor.Local()); ok {
 			return a.Name
 		}
 		return c.Actor.Name

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"cloud.google.com/go/firestore"
@@ -35,6 +36,8 @@ type Config struct {
 	Project       string // project id; default store.LocalProject
 	Rules         string // security rules file; default firestore.rules
 	NoDemo        bool   // skip seeding demo games
+	// Games is the registry to run (games.All() for the real stack).
+	Games domain.Registry
 	// ClientOptions are added to the stack's Firestore client (the load
 	// generator counts RPCs with them).
 	ClientOptions []option.ClientOption
@@ -48,8 +51,11 @@ type Stack struct {
 	Store         *store.Store
 	Server        *functions.Server
 	Triggers      *triggers.Triggers
-	Demo          *Demo
-	secretNote    string
+	// Demos are the demo games seeded, by game kind, in registry order.
+	Demos      map[string]domain.DemoGame
+	demoOrder  []string
+	secretNote string
+	games      domain.Registry
 }
 
 // Run starts the stack, calls ready, and serves until ctx ends.
@@ -93,11 +99,12 @@ func Run(ctx context.Context, c Config, ready func(*Stack)) error {
 		return err
 	}
 	defer fs.Close()
-	st := store.New(fs)
+	st := store.New(fs, c.Games)
 	st.FixedSeeds = true // local only: a create may choose its seed, so games replay
 	store.SetDefault(st)
 
-	s := &Stack{FunctionsURL: "http://" + functionsHost, FirestoreHost: emu.Host, Project: c.Project, Store: st}
+	s := &Stack{FunctionsURL: "http://" + functionsHost, FirestoreHost: emu.Host, Project: c.Project, Store: st,
+		games: c.Games, Demos: map[string]domain.DemoGame{}}
 	secret := os.Getenv("MEEPLE_JWT_SECRET")
 	if secret == "" {
 		b := make([]byte, 32)
@@ -125,7 +132,7 @@ func Run(ctx context.Context, c Config, ready func(*Stack)) error {
 			http.NotFound(w, r)
 			return
 		}
-		fmt.Fprintln(w, "Meeple local stack. Functions: POST /Auth, POST /DashDice. See README.md.")
+		fmt.Fprintf(w, "Meeple local stack. Functions: POST /%s. See README.md.\n", strings.Join(functions.Names(c.Games), ", POST /"))
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	serveErr := make(chan error, 1)
@@ -142,8 +149,16 @@ func Run(ctx context.Context, c Config, ready func(*Stack)) error {
 	go s.tick(ctx)
 
 	if !c.NoDemo {
-		if s.Demo, err = SeedDemo(ctx, s.FunctionsURL); err != nil {
-			return fmt.Errorf("seeding demo: %w", err)
+		for _, e := range c.Games {
+			if e.Demo == nil {
+				continue
+			}
+			d, err := e.Demo(ctx, s.Caller())
+			if err != nil {
+				return fmt.Errorf("seeding the %s demo: %w", e.Kind(), err)
+			}
+			s.Demos[e.Kind()] = d
+			s.demoOrder = append(s.demoOrder, e.Kind())
 		}
 	}
 	ready(s)

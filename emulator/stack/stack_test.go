@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/meeple-games/meeple/games"
 )
 
 // startStack runs the whole local stack as `go run ./emulator` does, on free
@@ -23,7 +25,7 @@ func startStack(t *testing.T) *Stack {
 	ready := make(chan *Stack, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- Run(ctx, Config{Rules: filepath.Join("..", "..", "firestore.rules")}, func(s *Stack) { ready <- s })
+		done <- Run(ctx, Config{Rules: filepath.Join("..", "..", "firestore.rules"), Games: games.All()}, func(s *Stack) { ready <- s })
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -59,21 +61,22 @@ func eventually(t *testing.T, within time.Duration, f func() error) {
 func TestLocalStackEndToEnd(t *testing.T) {
 	s := startStack(t)
 	ctx := context.Background()
-	d := s.Demo
-	require.NotNil(t, d, "the stack seeds a demo")
+	require.Len(t, s.Demos, len(games.All()), "the stack seeds a demo of every game")
+	d := s.Demos["dashdice"].Values
+	pb := s.Demos["partyboard"].Values
 	call := func(token string, body map[string]any) map[string]any {
 		t.Helper()
 		out, err := Post(ctx, s.FunctionsURL+"/DashDice", token, body)
 		require.NoError(t, err)
 		return out
 	}
-	players := map[string]string{d.AliceID: d.AliceToken, d.BobID: d.BobToken}
+	players := map[string]string{d["aliceId"]: d["aliceToken"], d["bobId"]: d["bobToken"]}
 
 	t.Run("a demo match played to the end updates stats and the leaderboard through triggers", func(t *testing.T) {
-		call(d.BobToken, map[string]any{"gameId": d.MatchID, "actionId": "c", "type": "call", "call": "odd"})
+		call(d["bobToken"], map[string]any{"gameId": d["matchId"], "actionId": "c", "type": "call", "call": "odd"})
 		for i := 0; ; i++ {
 			require.Less(t, i, 1000)
-			doc, err := s.Store.GameDoc(ctx, d.MatchID)
+			doc, err := s.Store.GameDoc(ctx, d["matchId"])
 			require.NoError(t, err)
 			st := doc["state"].(map[string]any)
 			if st["phase"] == "gameOver" {
@@ -83,9 +86,9 @@ func TestLocalStackEndToEnd(t *testing.T) {
 			if ts, _ := st["turnScore"].(int64); ts >= 20 {
 				typ = "bank"
 			}
-			call(players[st["currentPlayerId"].(string)], map[string]any{"gameId": d.MatchID, "actionId": fmt.Sprint("a", i), "type": typ})
+			call(players[st["currentPlayerId"].(string)], map[string]any{"gameId": d["matchId"], "actionId": fmt.Sprint("a", i), "type": typ})
 		}
-		doc, err := s.Store.GameDoc(ctx, d.MatchID)
+		doc, err := s.Store.GameDoc(ctx, d["matchId"])
 		require.NoError(t, err)
 		winner := doc["state"].(map[string]any)["winner"].(string)
 		eventually(t, 10*time.Second, func() error {
@@ -109,9 +112,9 @@ func TestLocalStackEndToEnd(t *testing.T) {
 	})
 
 	t.Run("the demo Party Board game starts and waits for starters", func(t *testing.T) {
-		_, err := Post(ctx, s.FunctionsURL+"/PartyBoard", d.AliceToken, map[string]any{"gameId": d.BoardGameID, "actionId": "start", "type": "start"})
+		_, err := Post(ctx, s.FunctionsURL+"/PartyBoard", pb["cleoToken"], map[string]any{"gameId": pb["gameId"], "actionId": "start", "type": "start"})
 		require.NoError(t, err)
-		doc, err := s.Store.GameDoc(ctx, d.BoardGameID)
+		doc, err := s.Store.GameDoc(ctx, pb["gameId"])
 		require.NoError(t, err)
 		await := doc["state"].(map[string]any)["await"].(map[string]any)
 		require.Equal(t, "starter", await["action"])
@@ -119,32 +122,34 @@ func TestLocalStackEndToEnd(t *testing.T) {
 	})
 
 	t.Run("the demo race: a team signs in with the printed password and completes its tile; the trigger awards the points", func(t *testing.T) {
-		r := d.Race
-		require.NotNil(t, r)
+		r := s.Demos["tilerace"].Values
 		var how strings.Builder
 		s.PrintHowTo(&how)
-		require.Contains(t, how.String(), r.GameID)
+		require.Contains(t, how.String(), r["gameId"])
 		require.Contains(t, how.String(), `"type":"teamLogin"`)
 		require.Contains(t, how.String(), `"type":"adminLogin"`)
-		team := r.Teams[0]
+		team := struct {
+			ID, Name, Password string
+			Members            []string
+		}{ID: r["team0"], Name: "Red Dragons", Password: "red-pass", Members: []string{"Zezima", "Lynx Titan", "B0aty"}}
 		require.Contains(t, how.String(), team.Name)
 		require.Contains(t, how.String(), team.Password)
 
-		doc, err := s.Store.GameDoc(ctx, r.GameID)
+		doc, err := s.Store.GameDoc(ctx, r["gameId"])
 		require.NoError(t, err)
 		st := doc["state"].(map[string]any)
 		require.Equal(t, "active", st["status"])
 		require.Len(t, st["teams"], 5)
 
-		out, err := Post(ctx, s.FunctionsURL+"/Auth", "", map[string]any{"type": "teamLogin", "gameId": r.GameID, "team": team.Name, "password": team.Password})
+		out, err := Post(ctx, s.FunctionsURL+"/Auth", "", map[string]any{"type": "teamLogin", "gameId": r["gameId"], "team": team.Name, "password": team.Password})
 		require.NoError(t, err)
 		tok := out["token"].(string)
 		// As the how-to says: the team's position from its document, the
 		// tile's min from the public board.
-		teamDoc, err := s.Store.FS.Doc("games/" + r.GameID + "/teams/" + team.ID).Get(ctx)
+		teamDoc, err := s.Store.FS.Doc("games/" + r["gameId"] + "/teams/" + team.ID).Get(ctx)
 		require.NoError(t, err)
 		require.EqualValues(t, 1, teamDoc.Data()["position"])
-		board, err := s.Store.FS.Doc("games/" + r.GameID + "/public/board").Get(ctx)
+		board, err := s.Store.FS.Doc("games/" + r["gameId"] + "/public/board").Get(ctx)
 		require.NoError(t, err)
 		tile1 := board.Data()["tiles"].([]any)[0].(map[string]any)["content"].(map[string]any)
 		min := int(tile1["min"].(int64))
@@ -152,21 +157,21 @@ func TestLocalStackEndToEnd(t *testing.T) {
 		for i := range players {
 			players[i] = team.Members[i%len(team.Members)]
 		}
-		require.Equal(t, players, r.FirstPlayers, "the printed curl names as many completions as tile 1 needs")
-		require.Equal(t, tile1["label"], r.FirstTile)
 		printed, err := json.Marshal(players)
+		require.Equal(t, string(printed), r["firstPlayers"], "the printed curl names as many completions as tile 1 needs")
+		require.Equal(t, tile1["label"], r["firstTile"])
 		require.NoError(t, err)
 		require.Contains(t, how.String(), `"type":"complete","tile":1,"recorded":0,"players":`+string(printed))
-		out, err = Post(ctx, s.FunctionsURL+"/TileRace", tok, map[string]any{"gameId": r.GameID, "actionId": "c1", "type": "complete",
+		out, err = Post(ctx, s.FunctionsURL+"/TileRace", tok, map[string]any{"gameId": r["gameId"], "actionId": "c1", "type": "complete",
 			"tile": 1, "recorded": 0, "players": players, "complete": true})
 		require.NoError(t, err)
 		require.EqualValues(t, 2, out["result"].(map[string]any)["position"])
 		eventually(t, 10*time.Second, func() error {
-			lb, err := s.Store.RaceLeaderboardDoc(ctx, r.GameID)
+			lb, err := s.Store.FS.Doc("games/" + r["gameId"] + "/public/leaderboard").Get(ctx)
 			if err != nil {
 				return err
 			}
-			if len(lb.Top) == 0 {
+			if top, _ := lb.Data()["top"].([]any); len(top) == 0 {
 				return fmt.Errorf("no points yet")
 			}
 			return nil
@@ -174,11 +179,11 @@ func TestLocalStackEndToEnd(t *testing.T) {
 	})
 
 	t.Run("the tick ends a turn whose timer ran out with nobody calling", func(t *testing.T) {
-		out := call(d.AliceToken, map[string]any{"actionId": "timed", "type": "create", "mode": "classic", "private": true, "turnSeconds": 5})
+		out := call(d["aliceToken"], map[string]any{"actionId": "timed", "type": "create", "mode": "classic", "private": true, "turnSeconds": 5})
 		res := out["result"].(map[string]any)
 		id := res["gameId"].(string)
-		call(d.BobToken, map[string]any{"actionId": "timed-join", "type": "join", "roomCode": res["roomCode"]})
-		call(d.BobToken, map[string]any{"gameId": id, "actionId": "timed-call", "type": "call", "call": "even"})
+		call(d["bobToken"], map[string]any{"actionId": "timed-join", "type": "join", "roomCode": res["roomCode"]})
+		call(d["bobToken"], map[string]any{"gameId": id, "actionId": "timed-call", "type": "call", "call": "even"})
 		doc, err := s.Store.GameDoc(ctx, id)
 		require.NoError(t, err)
 		first := doc["state"].(map[string]any)["currentPlayerId"]

@@ -1,30 +1,13 @@
-package stack
+package games
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
+
+	"github.com/meeple-games/meeple/domain"
 )
-
-// RaceDemo is the demo Tile Race: started, five teams, a randomised board.
-type RaceDemo struct {
-	GameID, MasterToken string
-	MasterName          string
-	MasterPassword      string
-	Teams               []RaceDemoTeam
-	// FirstTile is tile 1's task label and FirstPlayers the Red Dragons
-	// members who complete it in the printed curl (as many as its min).
-	FirstTile    string
-	FirstPlayers []string
-}
-
-// RaceDemoTeam is a demo team and how to sign in as it.
-type RaceDemoTeam struct {
-	ID, Name, Password string
-	Members            []string
-}
 
 var demoTeams = []struct {
 	name, color, password string
@@ -87,37 +70,37 @@ const demoPowerupTiles = "reward,label,points,max,min,claim,instructions\n" +
 	"back2,First to a new 99,2,1,1,firstTeam,Level-up screenshot\n" +
 	"clearCooldown,Complete any clue scroll,0.25,2,1,unlimited,Casket screenshot\n"
 
-// seedRace creates the demo Tile Race through the functions, as its master
-// admin would: admins, five teams, imported pools and powerup tiles, a
-// randomised board (seeded, so it is the same every run), and starts it.
-func seedRace(ctx context.Context, base string) (*RaceDemo, error) {
-	out, err := Post(ctx, base+"/Auth", "", map[string]any{"type": "guest", "nickname": "Mia"})
+// tileRaceDemo creates the demo Tile Race through the functions, as its
+// master admin would: admins, five teams, imported pools and powerup tiles,
+// a randomised board (seeded, so it is the same every run), and starts it.
+func tileRaceDemo(ctx context.Context, c domain.Caller) (domain.DemoGame, error) {
+	out, err := c.Guest(ctx, "Mia")
 	if err != nil {
-		return nil, err
+		return domain.DemoGame{}, err
 	}
-	r := &RaceDemo{MasterName: "Mia", MasterPassword: "master-pass"}
-	out, err = Post(ctx, base+"/TileRace", out["token"].(string), map[string]any{
-		"actionId": "demo-race", "type": "create", "name": r.MasterName, "password": r.MasterPassword, "seed": "meeple-demo-race"})
+	const masterName, masterPassword = "Mia", "master-pass"
+	out, err = c.Call(ctx, "TileRace", out["token"].(string), map[string]any{
+		"actionId": "demo-race", "type": "create", "name": masterName, "password": masterPassword, "seed": "meeple-demo-race"})
 	if err != nil {
-		return nil, err
+		return domain.DemoGame{}, err
 	}
-	r.GameID = out["gameId"].(string)
-	r.MasterToken = out["result"].(map[string]any)["session"].(map[string]any)["token"].(string)
+	gameID := out["gameId"].(string)
+	master := out["result"].(map[string]any)["session"].(map[string]any)["token"].(string)
+	v := map[string]string{"gameId": gameID, "masterToken": master, "masterName": masterName, "masterPassword": masterPassword}
 	act := func(id string, body map[string]any) (map[string]any, error) {
-		body["gameId"], body["actionId"] = r.GameID, id
-		return Post(ctx, base+"/TileRace", r.MasterToken, body)
+		body["gameId"], body["actionId"] = gameID, id
+		return c.Call(ctx, "TileRace", master, body)
 	}
 	if _, err := act("demo-admin", map[string]any{"type": "addAdmin", "id": "ada", "name": "Ada", "password": "admin-pass"}); err != nil {
-		return nil, err
+		return domain.DemoGame{}, err
 	}
 	for i, t := range demoTeams {
 		out, err := act(fmt.Sprint("demo-team-", i), map[string]any{"type": "createTeam", "name": t.name, "color": t.color,
 			"members": t.members, "slot": i + 1, "password": t.password})
 		if err != nil {
-			return nil, err
+			return domain.DemoGame{}, err
 		}
-		id := out["result"].(map[string]any)["team"].(map[string]any)["id"].(string)
-		r.Teams = append(r.Teams, RaceDemoTeam{ID: id, Name: t.name, Password: t.password, Members: t.members})
+		v[fmt.Sprint("team", i)] = out["result"].(map[string]any)["team"].(map[string]any)["id"].(string)
 	}
 	for _, step := range []map[string]any{
 		{"type": "importTasks", "data": demoTasks()},
@@ -126,15 +109,36 @@ func seedRace(ctx context.Context, base string) (*RaceDemo, error) {
 		{"type": "start"},
 	} {
 		if _, err := act("demo-"+step["type"].(string), step); err != nil {
-			return nil, fmt.Errorf("demo race %s: %w", step["type"], err)
+			return domain.DemoGame{}, fmt.Errorf("demo race %s: %w", step["type"], err)
 		}
 	}
 	out, err = act("demo-viewBoard", map[string]any{"type": "viewBoard"})
 	if err != nil {
-		return nil, fmt.Errorf("demo race viewBoard: %w", err)
+		return domain.DemoGame{}, fmt.Errorf("demo race viewBoard: %w", err)
 	}
-	r.FirstTile, r.FirstPlayers = firstTile(out, r.Teams[0].Members)
-	return r, nil
+	red := demoTeams[0]
+	label, players := firstTile(out, red.members)
+	pj, _ := json.Marshal(players)
+	v["firstTile"], v["firstPlayers"] = label, string(pj)
+	u := c.URL("TileRace")
+	auth := c.URL("Auth")
+	var b strings.Builder
+	fmt.Fprintf(&b, `Game %s is running with five teams on a randomised board.
+Sign in as a team (name or id, and its password) or as an admin:
+  curl -s %s -d '{"type":"teamLogin","gameId":"%s","team":"%s","password":"%s"}'
+  curl -s %s -d '{"type":"adminLogin","gameId":"%s","admin":"%s","password":"%s"}'   (master admin; Ada / admin-pass is a regular admin)
+Teams and passwords:`, gameID, auth, gameID, red.name, red.password, auth, gameID, masterName, masterPassword)
+	for _, t := range demoTeams {
+		fmt.Fprintf(&b, "\n  %-14s %-12s members %s", t.name, t.password, strings.Join(t.members, ", "))
+	}
+	fmt.Fprintf(&b, `
+A team completes its current tile (its position is in games/%s/teams/{teamId}, the
+tile's min and max in games/%s/public/board, which shows revealed tiles only).
+Every team starts on tile 1 (%q, min %d); %s completes it with its token from teamLogin:
+  curl -s %s -H "Authorization: Bearer <team token>" \
+    -d '{"gameId":"%s","actionId":"c1","type":"complete","tile":1,"recorded":0,"players":%s,"complete":true}'
+Points: games/%s/public/leaderboard. Every action: docs/tilerace.md.`, gameID, gameID, label, len(players), red.name, u, gameID, pj, gameID)
+	return domain.DemoGame{Title: "Tile Race", Lines: strings.Split(b.String(), "\n"), Values: v}, nil
 }
 
 // firstTile reads tile 1's label and min from a viewBoard reply and names
@@ -157,28 +161,4 @@ func firstTile(reply map[string]any, members []string) (string, []string) {
 		players[i] = members[i%len(members)]
 	}
 	return label, players
-}
-
-// printRace tells a person at the terminal how to play the demo race.
-func (s *Stack) printRace(w io.Writer, r *RaceDemo) {
-	u := s.FunctionsURL
-	red := r.Teams[0]
-	fmt.Fprintf(w, `
-Tile Race: game %s is running with five teams on a randomised board.
-Sign in as a team (name or id, and its password) or as an admin:
-  curl -s %s/Auth -d '{"type":"teamLogin","gameId":"%s","team":"%s","password":"%s"}'
-  curl -s %s/Auth -d '{"type":"adminLogin","gameId":"%s","admin":"%s","password":"%s"}'   (master admin; Ada / admin-pass is a regular admin)
-Teams and passwords:`, r.GameID, u, r.GameID, red.Name, red.Password, u, r.GameID, r.MasterName, r.MasterPassword)
-	for _, t := range r.Teams {
-		fmt.Fprintf(w, "\n  %-14s %-12s members %s", t.Name, t.Password, strings.Join(t.Members, ", "))
-	}
-	players, _ := json.Marshal(r.FirstPlayers)
-	fmt.Fprintf(w, `
-A team completes its current tile (its position is in games/%s/teams/{teamId}, the
-tile's min and max in games/%s/public/board, which shows revealed tiles only).
-Every team starts on tile 1 (%q, min %d); %s completes it with its token from teamLogin:
-  curl -s %s/TileRace -H "Authorization: Bearer <team token>" \
-    -d '{"gameId":"%s","actionId":"c1","type":"complete","tile":1,"recorded":0,"players":%s,"complete":true}'
-Points: games/%s/public/leaderboard. Every action: docs/tilerace.md.
-`, r.GameID, r.GameID, r.FirstTile, len(r.FirstPlayers), red.Name, u, r.GameID, players, r.GameID)
 }

@@ -1,0 +1,404 @@
+package domain
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Game is one game as the platform drives it: the documents it owns and what
+// each action reads and writes. The platform (store, functions, triggers)
+// knows no game by name; it asks the Game.
+//
+// An action runs in one transaction: the platform reads exactly what Plan
+// lists, calls Run with those documents, writes what the Change lists, one
+// event record per Step and the action record. A game kept in one document
+// implements the simpler Rules[S] and becomes a Game with Single.
+type Game interface {
+	// Kind names the game, e.g. "dashdice"; it is stored on the game document.
+	Kind() string
+	// Slots lists the documents the game keeps besides the game document.
+	Slots() []Slot
+	// Plan says what action a reads and on which game it acts. It sees only
+	// the request, so it may not depend on stored state: what Run finds it
+	// needs after reading, it asks for with NeedDocs.
+	//
+	// Errors: EINVALID (an unknown type, a malformed payload).
+	Plan(a Action) (Plan, error)
+	// Run performs a on the documents read. It is pure: the same documents,
+	// action and Env give the same Change. On an error nothing is written.
+	//
+	// Errors: *NeedDocs to read more documents and run again; any *Error.
+	Run(d Docs, a Action, env Env) (Change, error)
+}
+
+// SlotGame is the slot of the game document itself, games/{gameId}. The
+// platform keeps the header fields there (kind, status, version, players,
+// deadlineAt, seedHash, roomCode, timestamps) next to the game's "state".
+// A game reads it like any other document; decode it with GameDoc.
+const SlotGame = "game"
+
+// Platform action types every game's function takes.
+const (
+	// ActionCreate makes a new game: the platform derives its id from the
+	// caller and the action id, so a retried create finds the game it made.
+	ActionCreate = "create"
+	// ActionJoin with a roomCode instead of a gameId: the platform resolves
+	// the code and runs the game's own join.
+	ActionJoin = "join"
+	// ActionAdvance is what the tick (and a client, once a deadline it sees
+	// has passed) sends: apply every passed deadline, as of that deadline.
+	ActionAdvance = "advance"
+	// ActionLegal lists what the caller may do now (Move values).
+	ActionLegal = "legal"
+	// ActionQuickMatch and ActionLeaveQueue pair players through a queue, for
+	// games that implement Matcher.
+	ActionQuickMatch = "quickMatch"
+	ActionLeaveQueue = "leaveQueue"
+)
+
+// Scope says what game an action acts on.
+type Scope int
+
+const (
+	// ScopeGame: the game the request's gameId names (it must exist and be
+	// of this kind).
+	ScopeGame Scope = iota
+	// ScopeCreate: a new game, whose id the platform derives (CreateID); the
+	// game document must not exist yet.
+	ScopeCreate
+	// ScopeNone: no game (an upload to a shared collection, a listing). Such
+	// an action leaves no action or event record, so it must be idempotent
+	// by its nature.
+	ScopeNone
+)
+
+// Plan is what an action reads.
+type Plan struct {
+	Scope Scope
+	Reads []Read
+}
+
+// Access says who may read a document slot; firestore.rules realises it and
+// the rules tests check every slot of every registered game against it.
+type Access string
+
+const (
+	ReadPublic Access = "public" // any signed-in caller
+	ReadOwner  Access = "owner"  // the caller whose id is the document's key
+	ReadAdmin  Access = "admin"  // the game's admins (a token scoped to the game with an admin role)
+	ReadNever  Access = "never"  // the server only
+)
+
+// Slot describes one kind of document a game keeps.
+type Slot struct {
+	Name string // e.g. "team"; SlotGame is the platform's
+	// Path is the document's path: relative to the game document
+	// ("teams/{key}", "private/board") or, with a leading "/", from the
+	// root ("/boards/{key}"). {key} stands for the DocID's key.
+	Path string
+	// Type is a zero value of what the document holds (for docs, the
+	// conformance kit and the rules tests).
+	Type   any
+	Access Access
+	// Doc says in a line what the document is for.
+	Doc string
+}
+
+// Keyed reports whether documents of the slot are told apart by a key.
+func (s Slot) Keyed() bool { return strings.Contains(s.Path, "{key}") }
+
+// DocID names one document: its slot and, for a keyed slot, its key.
+type DocID struct {
+	Slot string `json:"slot"`
+	Key  string `json:"key,omitempty"`
+}
+
+// Doc names a document of a slot.
+func Doc(slot, key string) DocID { return DocID{Slot: slot, Key: key} }
+
+// GameDocID is the game document.
+var GameDocID = DocID{Slot: SlotGame}
+
+// Read is one document (or a whole keyed slot) an action reads.
+type Read struct {
+	DocID
+	// All reads every document of a keyed slot (under this game); Key is
+	// ignored. Docs.Keys lists what was found.
+	All bool
+	// Snapshot reads the document without holding it in the transaction:
+	// writers of it do not wait for this action. Writing it back then
+	// commits only if it has not changed since the read; if it has, the
+	// whole action runs again on fresh documents.
+	Snapshot bool
+}
+
+// Locked returns a plain read of id.
+func Locked(id DocID) Read { return Read{DocID: id} }
+
+// NeedDocs is what Run returns when, having seen the documents it has, it
+// needs more: the platform reads them in the same transaction and calls Run
+// again with everything read so far.
+type NeedDocs struct{ Reads []Read }
+
+func (n *NeedDocs) Error() string { return "need more documents" }
+
+// Need asks for more documents.
+func Need(reads ...Read) *NeedDocs { return &NeedDocs{Reads: reads} }
+
+// Docs are the documents an action read, as JSON objects. A document that
+// does not exist is absent.
+type Docs struct {
+	m     map[DocID]json.RawMessage
+	keys  map[string][]string // slot → keys found, for All reads
+	asked map[DocID]bool
+}
+
+// NewDocs returns an empty set (the store and tests fill it with Put).
+func NewDocs() Docs {
+	return Docs{m: map[DocID]json.RawMessage{}, keys: map[string][]string{}, asked: map[DocID]bool{}}
+}
+
+// Asked reports whether id was read, whether or not it exists.
+func (d Docs) Asked(id DocID) bool { return d.asked[id] }
+
+// Put records a read document; nil records that it does not exist.
+func (d Docs) Put(id DocID, doc json.RawMessage) {
+	d.asked[id] = true
+	if doc == nil {
+		delete(d.m, id)
+		return
+	}
+	d.m[id] = doc
+}
+
+// PutAll records the result of reading a whole keyed slot.
+func (d Docs) PutAll(slot string, docs map[string]json.RawMessage) {
+	keys := make([]string, 0, len(docs))
+	for k, doc := range docs {
+		keys = append(keys, k)
+		d.m[DocID{Slot: slot, Key: k}] = doc
+		d.asked[DocID{Slot: slot, Key: k}] = true
+	}
+	sort.Strings(keys)
+	d.keys[slot] = keys
+}
+
+// Has reports whether id was read and exists.
+func (d Docs) Has(id DocID) bool { _, ok := d.m[id]; return ok }
+
+// Raw returns the JSON of a document, nil when absent.
+func (d Docs) Raw(id DocID) json.RawMessage { return d.m[id] }
+
+// Keys returns the keys an All read of slot found, in order.
+func (d Docs) Keys(slot string) []string { return d.keys[slot] }
+
+// Get decodes document id into v and reports whether it exists.
+//
+// Errors: EINTERNAL when the stored document does not decode.
+func (d Docs) Get(id DocID, v any) (bool, error) {
+	raw, ok := d.m[id]
+	if !ok {
+		return false, nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return true, Errorf(EINTERNAL, "document %s/%s does not decode: %v", id.Slot, id.Key, err)
+	}
+	return true, nil
+}
+
+// GameDoc is the game document as a game reads it: the platform's header
+// fields and the game's state.
+type GameDoc[S any] struct {
+	Kind     string `json:"kind"`
+	Status   Status `json:"status"`
+	Version  int64  `json:"version"`
+	RoomCode string `json:"roomCode,omitempty"`
+	SeedHash string `json:"seedHash,omitempty"`
+	State    S      `json:"state"`
+}
+
+// ReadGame decodes the game document, ENOTFOUND when it is absent.
+func ReadGame[S any](d Docs, kind string) (GameDoc[S], error) {
+	var g GameDoc[S]
+	ok, err := d.Get(GameDocID, &g)
+	if err != nil {
+		return g, err
+	}
+	if !ok {
+		return g, Errorf(ENOTFOUND, "no such %s game", kind)
+	}
+	return g, nil
+}
+
+// Change is what an action did: the steps that happened (each one event
+// record), the documents to write, and the reply.
+type Change struct {
+	Steps  []Step
+	Writes []Write
+	Result any
+	// Room reserves a room code for a game being created: others join with it.
+	Room bool
+	// Spawn creates more games of the same kind with this one (a rematch).
+	Spawn []Spawn
+	// Session asks the platform to sign this actor in and add a "session" to
+	// the reply's result (which must then be a map[string]any): a Tile Race
+	// creator becomes its master admin.
+	Session *Actor
+}
+
+// Write is one document to store. The game document's write also carries
+// the header and the version it reaches.
+type Write struct {
+	DocID
+	Value  any  // the whole new document, marshalling to a JSON object
+	Delete bool // remove the document instead
+	// Create: the document must not exist yet (a ledger entry, a new game).
+	// The action fails with EEXISTS when it does.
+	Create bool
+	// The game document only.
+	Header  *Header
+	Version int64
+}
+
+// Step is one thing that happened to a game: the action itself, or an
+// expired deadline applied on the way. Each step is one event record.
+type Step struct {
+	Actor  Actor
+	Type   string
+	Events []Event
+	// Version is the game version the step made; 0 for a step that leaves the
+	// game document's version alone (its record is keyed by the action).
+	Version int64
+}
+
+// Events returns the events of every step, in order (never nil).
+func (c Change) Events() []Event {
+	all := []Event{}
+	for _, s := range c.Steps {
+		all = append(all, s.Events...)
+	}
+	return all
+}
+
+// GameWrite returns the write of the game document, if the change has one.
+func (c Change) GameWrite() (Write, bool) {
+	for _, w := range c.Writes {
+		if w.DocID == GameDocID {
+			return w, true
+		}
+	}
+	return Write{}, false
+}
+
+// Env additions for multi-document games: DiceAt gives the dice of a
+// sequence number of the game's choosing (Single uses the game version), so
+// every roll can be recomputed from the revealed seed.
+type DiceSource func(seq int64) Dice
+
+// Matcher is implemented by games that pair players through a quick-match
+// queue. Queue names the queue a quickMatch request joins and the create
+// payload the pair's game is made with (the waiting player hosts); the
+// platform then runs create for the host and join for the newcomer.
+type Matcher interface {
+	Queue(payload json.RawMessage) (queue string, create json.RawMessage, err error)
+}
+
+// Admitter is implemented by games that admit other callers than
+// DefaultAdmit does. Admit runs before anything is read.
+type Admitter interface {
+	Admit(a Actor, gameID, action string) error
+}
+
+// DefaultAdmit lets players and guests act and refuses any token scoped to
+// a game (a Tile Race team or admin) or made for another role.
+//
+// Errors: EFORBIDDEN.
+func DefaultAdmit(a Actor, gameID, action string) error {
+	if a.Game != "" {
+		return Errorf(EFORBIDDEN, "this session is for game %q only; sign in as a player or guest", a.Game)
+	}
+	if a.Role != RoleGuest && a.Role != RolePlayer {
+		return Errorf(EFORBIDDEN, "a %s session cannot act here; sign in as a player or guest", a.Role)
+	}
+	return nil
+}
+
+// Admit runs g's admission check for a.
+func Admit(g Game, a Actor, gameID, action string) error {
+	if ad, ok := g.(Admitter); ok {
+		return ad.Admit(a, gameID, action)
+	}
+	return DefaultAdmit(a, gameID, action)
+}
+
+// Passworder is implemented by games whose actions carry a password: the
+// platform checks its length, hashes it and hands the game only the hash
+// (Action.Secret). PasswordMin returns 0 for actions without one.
+type Passworder interface {
+	PasswordMin(action string) int
+}
+
+// Credential is a password-protected principal's document: the hash and the
+// sign-in throttle the platform keeps. Games write it with the hash from
+// Action.Secret and never read it.
+type Credential struct {
+	Hash string `json:"hash"`
+	// Generation is bumped whenever the principal's sessions must end
+	// (password change); the platform checks it on every call.
+	Generation int64 `json:"generation,omitempty"`
+}
+
+// Record is an event record as effect handlers see it.
+type Record struct {
+	GameID string        `json:"gameId"`
+	ID     string        `json:"id"` // the record's document id
+	Kind   string        `json:"kind"`
+	Type   string        `json:"type"` // the action or step type
+	At     time.Time     `json:"at"`
+	Actor  Actor         `json:"actor"`
+	Events []RecordEvent `json:"events"`
+}
+
+// RecordEvent is one event of a record, its data still JSON.
+type RecordEvent struct {
+	Type   string          `json:"type"`
+	Player string          `json:"player,omitempty"`
+	Data   json.RawMessage `json:"data,omitempty"`
+}
+
+// Effect is work that follows from an event once it is recorded: on other
+// documents (a ledger, a leaderboard) and off the action's path. The platform
+// runs every handler of a record's events exactly once, in one transaction,
+// from the document trigger or the tick's sweep; a record is pending exactly
+// while a registered handler has not run.
+type Effect struct {
+	Event string // the event type handled
+	// Reads lists what the handler reads for the record (its events of
+	// type Event among them). NeedDocs from Run reads more.
+	Reads func(r Record) ([]Read, error)
+	// Run returns the documents to write and, if it made a change worth a
+	// record of its own, its steps (system steps, recorded like an action's).
+	// Creating a document that exists fails the effect (a handler that may
+	// meet its own earlier writes reads them first).
+	Run func(d Docs, r Record, now time.Time) (Change, error)
+	// Eager handlers also run right after the action commits, in the
+	// request, so their result is there when the reply arrives (Tile Race's
+	// fog frontier). They must be idempotent: the record's effects run them
+	// again.
+	Eager bool
+}
+
+// SignIn is a kind of password sign-in a game adds to the Auth function
+// (Tile Race's teamLogin, adminLogin). Find names the principal's
+// credential document and the actor its session is for, from the request
+// and the documents Reads lists; the platform checks the password against
+// the credential with its throttle and issues the session.
+type SignIn struct {
+	Type  string // the Auth request's "type"
+	Reads func(req json.RawMessage) (gameID string, reads []Read, err error)
+	// Find returns the principal. A wrong game or name must be EUNAUTHORIZED
+	// with the same message as a wrong password.
+	Find func(d Docs, req json.RawMessage) (Actor, DocID, error)
+}

@@ -1,0 +1,96 @@
+package domain
+
+import (
+	"context"
+	"io"
+	"time"
+)
+
+// Entry is one game as the deployment registers it: everything the platform
+// derives from a game (its HTTP function, its effects, its sign-ins, its
+// timers, its demo and load scenario) comes from here. The registry — the
+// list of entries — lives outside the platform, in the package the deploy
+// root and the local stack import.
+type Entry struct {
+	Game Game
+	// Function is the name of the game's HTTP function ("DashDice"); it is
+	// also the deployed function's entry point.
+	Function string
+	// MaxBody caps a request to the function; 0 is the platform's default.
+	MaxBody int
+	// Stats: the platform records each player's results of the game's
+	// gameOver events (per-kind, per-mode stats and leaderboards). A game
+	// whose results name teams rather than platform players leaves it off.
+	Stats bool
+	// Effects the game's events have (besides the platform's stats).
+	Effects []Effect
+	// SignIns are the kinds of password sign-in the game adds to Auth.
+	SignIns []SignIn
+	// Demo seeds the local stack with a game to play.
+	Demo Demo
+	// Load is the game's load-generator scenario.
+	Load Scenario
+}
+
+// Kind is the kind of the entry's game.
+func (e Entry) Kind() string { return e.Game.Kind() }
+
+// Registry is every game of a deployment.
+type Registry []Entry
+
+// Find returns the entry of a game kind.
+func (r Registry) Find(kind string) (Entry, bool) {
+	for _, e := range r {
+		if e.Game.Kind() == kind {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// Caller calls the deployed functions the way a client does: the local
+// stack's demos and the load generator use it.
+type Caller interface {
+	// Call posts body to the function and returns the decoded JSON reply;
+	// a reply other than 200 is an error carrying the body.
+	Call(ctx context.Context, function, token string, body any) (map[string]any, error)
+	// Guest signs a guest in and returns its session reply (token,
+	// firebaseToken, player).
+	Guest(ctx context.Context, nickname string) (map[string]any, error)
+	// URL is the address of a function, for the commands a demo prints.
+	URL(function string) string
+	// FirestoreHost is the Firestore emulator's host:port.
+	FirestoreHost() string
+}
+
+// DemoGame is what a demo made: lines for the stack's banner (commands a
+// person pastes to play it) and named values the stack's tests use.
+type DemoGame struct {
+	Title  string
+	Lines  []string
+	Values map[string]string
+}
+
+// Demo seeds one game's demo through the real functions.
+type Demo func(ctx context.Context, c Caller) (DemoGame, error)
+
+// Probe is what a load scenario may measure with besides calling functions.
+type Probe interface {
+	Caller
+	// Counts returns the Firestore documents read and written so far by the
+	// functions (counted from the RPCs).
+	Counts() (reads, writes int64)
+	// Doc reads a document (its fields as Firestore holds them: whole
+	// numbers are int64) and its storage size; nil when absent.
+	Doc(ctx context.Context, path string) (map[string]any, int, error)
+	// Watch follows a game document with a listener, as a client would; seen
+	// waits (up to 10 s) until the listener saw the given version and says
+	// when it did.
+	Watch(ctx context.Context, gameID string) (seen func(version int64) time.Time, stop func())
+	// Baseline is the latencies of bare one-document read-write transactions
+	// on the same emulator, measured before the scenarios: the floor.
+	Baseline() []time.Duration
+}
+
+// Scenario measures one game through the local stack and prints its figures.
+type Scenario func(ctx context.Context, p Probe, out io.Writer) error

@@ -1,0 +1,170 @@
+package domain
+
+import "time"
+
+// MaxExpiries bounds how many passed deadlines one action applies.
+const MaxExpiries = 50
+
+// SingleGame describes a game kept in one document: its rules, and how a
+// create request becomes a new game's state.
+type SingleGame[S any] struct {
+	Rules Rules[S]
+	// Create builds the state of a new game (id in a.GameID) from a create
+	// request, reading what CreateReads lists (configuration documents), and
+	// says whether the game wants a room code. nil: the game is only made
+	// by other means (a rematch's Spawn).
+	Create      func(d Docs, a Action, env Env) (state S, room bool, err error)
+	CreateReads func(a Action) ([]Read, error)
+	// More slots than the game document (documents Create reads).
+	MoreSlots []Slot
+}
+
+// Single makes a one-document rule set a Game: the game document holds the
+// whole state; every action reads it, applies the deadlines that passed (each
+// as of its deadline, one step and one version each), applies the action and
+// writes it back with one event record per step. The dice of a step are
+// DiceAt(the version it makes), so a game's rolls are recomputable from its
+// seed and its event log.
+func Single[S any](g SingleGame[S]) Game { return single[S](g) }
+
+type single[S any] SingleGame[S]
+
+func (g single[S]) Kind() string  { return g.Rules.Kind() }
+func (g single[S]) Slots() []Slot { return g.MoreSlots }
+
+// Plan implements Game: every action reads the game document alone, a create
+// reads what CreateReads lists.
+func (g single[S]) Plan(a Action) (Plan, error) {
+	if a.Type == ActionCreate {
+		if g.Create == nil {
+			return Plan{}, Errorf(EINVALID, "unknown action type %q", a.Type)
+		}
+		p := Plan{Scope: ScopeCreate, Reads: []Read{Locked(GameDocID)}}
+		if g.CreateReads != nil {
+			more, err := g.CreateReads(a)
+			if err != nil {
+				return Plan{}, err
+			}
+			p.Reads = append(p.Reads, more...)
+		}
+		return p, nil
+	}
+	return Plan{Reads: []Read{Locked(GameDocID)}}, nil
+}
+
+// Run implements Game.
+func (g single[S]) Run(d Docs, a Action, env Env) (Change, error) {
+	if a.Type == ActionCreate {
+		return g.create(d, a, env)
+	}
+	doc, err := ReadGame[S](d, g.Kind())
+	if err != nil {
+		return Change{}, err
+	}
+	r := singleRun[S]{rules: g.Rules, state: doc.State, version: doc.Version, env: env}
+	if err := r.expire(); err != nil {
+		return Change{}, err
+	}
+	switch a.Type {
+	case ActionAdvance:
+	case ActionLegal:
+		l, ok := g.Rules.(Lister[S])
+		if !ok {
+			return Change{}, Errorf(EINVALID, "%s cannot list moves", g.Kind())
+		}
+		moves := l.Legal(r.state, a.Actor)
+		if moves == nil {
+			moves = []Move{}
+		}
+		r.ch.Result = map[string]any{"moves": moves}
+	default:
+		s, out, err := g.Rules.Apply(r.state, a, r.stepEnv(env.Now))
+		if err != nil {
+			return Change{}, err
+		}
+		r.record(s, a.Actor, a.Type, out)
+	}
+	if len(r.ch.Steps) > 0 {
+		h := g.Rules.Header(r.state)
+		r.ch.Writes = append(r.ch.Writes, Write{DocID: GameDocID, Value: r.state, Header: &h, Version: r.version})
+	}
+	return r.ch, nil
+}
+
+func (g single[S]) create(d Docs, a Action, env Env) (Change, error) {
+	if d.Has(GameDocID) {
+		return Change{}, Errorf(EEXISTS, "game %q already exists", a.GameID)
+	}
+	s, room, err := g.Create(d, a, env)
+	if err != nil {
+		return Change{}, err
+	}
+	h := g.Rules.Header(s)
+	created := Created{GameID: a.GameID}
+	if env.New != nil {
+		created = *env.New
+		if !room {
+			created.RoomCode = ""
+		}
+	}
+	return Change{
+		Writes: []Write{{DocID: GameDocID, Value: s, Header: &h, Create: true}},
+		Room:   room,
+		Result: created,
+	}, nil
+}
+
+// singleRun is one Run at work: the state so far and the steps taken.
+type singleRun[S any] struct {
+	rules   Rules[S]
+	state   S
+	version int64
+	env     Env
+	ch      Change
+}
+
+// stepEnv is the Env of the step that makes the next version.
+func (r *singleRun[S]) stepEnv(now time.Time) Env {
+	e := Env{Now: now, DiceAt: r.env.DiceAt}
+	if r.env.DiceAt != nil {
+		e.Dice = r.env.DiceAt(r.version + 1)
+	}
+	return e
+}
+
+// expire applies every deadline that passed by env.Now, each as of its deadline.
+func (r *singleRun[S]) expire() error {
+	for i := 0; i < MaxExpiries; i++ {
+		h := r.rules.Header(r.state)
+		if h.Status == StatusOver || h.Deadline.IsZero() || r.env.Now.Before(h.Deadline) {
+			return nil
+		}
+		s, out, err := r.rules.Expire(r.state, r.stepEnv(h.Deadline))
+		if err != nil {
+			return err
+		}
+		r.record(s, System, ActionExpire, out)
+	}
+	return nil
+}
+
+// ActionExpire is the type of the step an expired deadline makes.
+const ActionExpire = "expire"
+
+func (r *singleRun[S]) record(s S, actor Actor, typ string, out Outcome) {
+	r.state = s
+	r.version++
+	events := out.Events
+	if events == nil {
+		events = []Event{}
+	}
+	r.ch.Steps = append(r.ch.Steps, Step{Actor: actor, Type: typ, Events: events, Version: r.version})
+	for _, sp := range out.Spawn {
+		st, ok := sp.State.(S)
+		if ok {
+			sp.Header = r.rules.Header(st)
+		}
+		r.ch.Spawn = append(r.ch.Spawn, sp)
+	}
+	r.ch.Result = out.Result
+}

@@ -1,0 +1,198 @@
+package tilerace
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/meeple-games/meeple/domain"
+)
+
+// Effects are what a race's events do after they are recorded: a completion
+// raises the fog frontier (eagerly, right after the completion commits, and
+// again from its record in case that was lost), and awarded points go to the
+// ledger and the leaderboard.
+func Effects() []domain.Effect {
+	return []domain.Effect{
+		{Event: EventTileCompleted, Reads: raiseReads, Run: raiseRun, Eager: true},
+		{Event: EventPointsAwarded, Reads: pointsReads, Run: pointsRun},
+	}
+}
+
+// raiseReads: the public board, as a snapshot. Most completions find the
+// frontier far enough already and stop there, holding no lock; completions
+// never read the public board, so raising never makes a team wait.
+func raiseReads(domain.Record) ([]domain.Read, error) {
+	return []domain.Read{{DocID: domain.Doc(SlotPublicBoard, ""), Snapshot: true}}, nil
+}
+
+// raiseRun raises the frontier for the furthest tile the record's completions
+// reached. Raising is monotonic, so a late, repeated or out-of-order run
+// agrees with the others. The game and the private board are read as
+// snapshots too: anything that changes them in a way that matters (fog mode,
+// tile contents, a reset) also rewrites the public board, whose write here is
+// conditional on it being unchanged since the read.
+func raiseRun(d domain.Docs, r domain.Record, now time.Time) (domain.Change, error) {
+	reached := 0
+	for _, e := range r.Events {
+		var c TileCompletedData
+		if e.Type == EventTileCompleted && json.Unmarshal(e.Data, &c) == nil && c.Tile != FinalTile {
+			reached = max(reached, c.Position)
+		}
+	}
+	var pb PublicBoard
+	ok, err := d.Get(domain.Doc(SlotPublicBoard, ""), &pb)
+	if err != nil || !ok || reached == 0 || pb.RevealedUpTo >= RevealUpTo(reached) {
+		return domain.Change{}, err // nothing to reveal (or no such race)
+	}
+	if !d.Has(domain.GameDocID) {
+		return domain.Change{}, domain.Need(
+			domain.Read{DocID: domain.GameDocID, Snapshot: true},
+			domain.Read{DocID: domain.Doc(SlotBoard, ""), Snapshot: true})
+	}
+	doc, err := domain.ReadGame[Game](d, Kind)
+	if err != nil {
+		return domain.Change{}, nil
+	}
+	var bd BoardDoc
+	if _, err := d.Get(domain.Doc(SlotBoard, ""), &bd); err != nil {
+		return domain.Change{}, err
+	}
+	g := doc.State
+	g.RevealedUpTo = pb.RevealedUpTo
+	g, out, raised := RaiseFrontier(g, reached)
+	if !raised {
+		return domain.Change{}, nil // the race is not on
+	}
+	return domain.Change{
+		Writes: []domain.Write{{DocID: domain.Doc(SlotPublicBoard, ""), Value: publicBoard(g, bd.Board)}},
+		Steps:  []domain.Step{{Actor: domain.System, Type: "raiseFrontier", Events: out.Events}},
+	}, nil
+}
+
+// awards decodes a record's pointsAwarded events.
+//
+// Errors: EINVALID (a malformed award: the record is retired).
+func awards(r domain.Record) ([]AwardData, error) {
+	var out []AwardData
+	for _, e := range r.Events {
+		if e.Type != EventPointsAwarded {
+			continue
+		}
+		var a AwardData
+		if err := json.Unmarshal(e.Data, &a); err != nil || !validKey(a.Key) || a.Player == "" || a.Points <= 0 {
+			return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: bad pointsAwarded %s", r.GameID, r.ID, e.Data)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func pointsReads(r domain.Record) ([]domain.Read, error) {
+	as, err := awards(r)
+	if err != nil {
+		return nil, err
+	}
+	reads := []domain.Read{domain.Locked(domain.Doc(SlotLeaderboard, ""))}
+	for _, a := range as {
+		reads = append(reads, domain.Locked(domain.Doc(SlotLedger, a.Key)))
+	}
+	return reads, nil
+}
+
+// pointsRun writes one ledger entry per award (keyed by the award key, so an
+// award is never counted twice whatever delivers it; one already there is
+// skipped) and the game's leaderboard.
+func pointsRun(d domain.Docs, r domain.Record, now time.Time) (domain.Change, error) {
+	as, err := awards(r)
+	if err != nil || len(as) == 0 {
+		return domain.Change{}, err
+	}
+	var lb RaceLeaderboard
+	if _, err := d.Get(domain.Doc(SlotLeaderboard, ""), &lb); err != nil {
+		return domain.Change{}, domain.Errorf(domain.EINVALID, "leaderboard of %s: %v", r.GameID, err)
+	}
+	if lb.Totals == nil {
+		lb.Totals = map[string]int{}
+	}
+	var ch domain.Change
+	for _, a := range as {
+		id := domain.Doc(SlotLedger, a.Key)
+		if d.Has(id) {
+			continue
+		}
+		lb.Totals[a.Player] += a.Points
+		lb.Awards++
+		ch.Writes = append(ch.Writes, domain.Write{DocID: id, Create: true, Value: LedgerEntry{
+			Key: a.Key, Player: a.Player, Points: a.Points, Display: FormatPoints(a.Points), Team: a.Team, TeamName: a.TeamName,
+			Event: r.ID, At: r.At, AppliedAt: now, Tile: a.Tile, PowerupTile: a.PowerupTile, By: a.By,
+		}})
+	}
+	lb.Top = Leaderboard(lb.Totals, LeaderboardSize)
+	ch.Writes = append(ch.Writes, domain.Write{DocID: domain.Doc(SlotLeaderboard, ""), Value: lb})
+	return ch, nil
+}
+
+// validKey reports whether an award key can name a ledger document.
+func validKey(k string) bool { return validID(k) }
+
+// signInRequest is the body of a teamLogin or adminLogin.
+type signInRequest struct {
+	GameID string `json:"gameId"`
+	Team   string `json:"team"`
+	Admin  string `json:"admin"`
+}
+
+// SignIns are the race's sign-ins: a team with its password, an admin with
+// theirs. The roster in the game document decides who exists, so a removed
+// team or admin cannot sign in even before its credential is gone.
+func SignIns() []domain.SignIn {
+	reads := func(req json.RawMessage) (string, []domain.Read, error) {
+		var r signInRequest
+		if err := json.Unmarshal(req, &r); err != nil {
+			return "", nil, domain.Errorf(domain.EINVALID, "malformed sign-in request")
+		}
+		return r.GameID, []domain.Read{domain.Locked(domain.GameDocID)}, nil
+	}
+	wrong := domain.Errorf(domain.EUNAUTHORIZED, "wrong game, name or password")
+	game := func(d domain.Docs) (Game, error) {
+		doc, err := domain.ReadGame[Game](d, Kind)
+		if err != nil || doc.Kind != Kind {
+			return Game{}, wrong
+		}
+		return doc.State, nil
+	}
+	return []domain.SignIn{
+		{Type: "teamLogin", Reads: reads, Find: func(d domain.Docs, req json.RawMessage) (domain.Actor, domain.DocID, error) {
+			var r signInRequest
+			_ = json.Unmarshal(req, &r)
+			g, err := game(d)
+			if err != nil {
+				return domain.Actor{}, domain.DocID{}, err
+			}
+			for _, t := range g.Teams {
+				if t.ID == r.Team || sameName(t.Name, r.Team) {
+					return domain.Actor{ID: domain.ScopedID(g.ID, t.ID), Name: t.Name, Role: RoleTeam, Game: g.ID}, CredDoc(CredTeam, t.ID), nil
+				}
+			}
+			return domain.Actor{}, domain.DocID{}, wrong
+		}},
+		{Type: "adminLogin", Reads: reads, Find: func(d domain.Docs, req json.RawMessage) (domain.Actor, domain.DocID, error) {
+			var r signInRequest
+			_ = json.Unmarshal(req, &r)
+			g, err := game(d)
+			if err != nil {
+				return domain.Actor{}, domain.DocID{}, err
+			}
+			for _, a := range g.Admins {
+				if a.ID == r.Admin || sameName(a.Name, r.Admin) {
+					role := RoleAdmin
+					if a.Master {
+						role = RoleMaster
+					}
+					return domain.Actor{ID: domain.ScopedID(g.ID, a.ID), Name: a.Name, Role: role, Game: g.ID}, CredDoc(CredAdmin, a.ID), nil
+				}
+			}
+			return domain.Actor{}, domain.DocID{}, wrong
+		}},
+	}
+}

@@ -1,0 +1,508 @@
+package tilerace
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/meeple-games/meeple/domain"
+)
+
+// Slots of a race's documents besides the game document (docs/firestore.md).
+// Teams never write a document another team's completion reads: a completion
+// reads the game, its team and the private board, and writes its team.
+const (
+	SlotTeam        = "team"        // games/{id}/teams/{teamId}: Team (public)
+	SlotPowerupTile = "powerupTile" // games/{id}/powerupTiles/{ptId}: PowerupTile (public)
+	SlotPublicBoard = "publicBoard" // games/{id}/public/board: PublicBoard (public)
+	SlotLeaderboard = "leaderboard" // games/{id}/public/leaderboard: RaceLeaderboard (public)
+	SlotLedger      = "ledger"      // games/{id}/ledger/{awardKey}: LedgerEntry (public)
+	SlotBoard       = "board"       // games/{id}/private/board: BoardDoc (admins, fog off for them)
+	SlotPools       = "pools"       // games/{id}/private/pools: PoolsDoc (admins)
+	SlotCred        = "cred"        // games/{id}/private/cred-{team|admin}-{id}: domain.Credential (never)
+)
+
+// BoardDoc is the private board document: every tile's content, and a
+// version that numbers the randomisers' dice.
+type BoardDoc struct {
+	Board   Board `json:"board"`
+	Version int64 `json:"version"`
+}
+
+// PoolsDoc is the private pools document.
+type PoolsDoc struct {
+	Pools Pools `json:"pools"`
+}
+
+// PublicBoard is games/{id}/public/board: every tile as players may see it (a
+// hidden tile carries its place and nothing else), the fog mode and the fog
+// frontier (tiles 1..RevealedUpTo are revealed).
+type PublicBoard struct {
+	Tiles        []PublicTile `json:"tiles"`
+	Fog          FogMode      `json:"fog"`
+	RevealedUpTo int          `json:"revealedUpTo"`
+}
+
+// RaceLeaderboard is games/{id}/public/leaderboard: every player's points
+// (hundredths, by name; a player on several teams has one total) and the top
+// 10 with two decimals, kept by the points effect.
+type RaceLeaderboard struct {
+	Totals map[string]int `json:"totals"`
+	Top    []Standing     `json:"top"`
+	Awards int            `json:"awards"` // ledger entries counted
+}
+
+// LedgerEntry is games/{id}/ledger/{awardKey}: one completion's or claim's
+// points for one player.
+type LedgerEntry struct {
+	Key         string    `json:"key"`
+	Player      string    `json:"player"`
+	Points      int       `json:"points"`  // hundredths
+	Display     string    `json:"display"` // two decimals
+	Team        string    `json:"team"`
+	TeamName    string    `json:"teamName"`
+	Event       string    `json:"event"` // the event record that awarded it
+	At          time.Time `json:"at"`    // when the award was recorded
+	AppliedAt   time.Time `json:"appliedAt"`
+	Tile        int       `json:"tile,omitempty"`
+	PowerupTile string    `json:"powerupTile,omitempty"`
+	By          string    `json:"by,omitempty"`
+}
+
+// Credential kinds: the key of a cred document is "{kind}-{id}".
+const (
+	CredTeam  = "team"
+	CredAdmin = "admin"
+)
+
+// CredDoc names the credential document of a team or an admin.
+func CredDoc(kind, id string) domain.DocID { return domain.Doc(SlotCred, kind+"-"+id) }
+
+// MasterAdminID is the admin id of the admin who creates a race.
+const MasterAdminID = "master"
+
+// actionAutoFog is the system step that turns the fog off after a randomiser
+// could not meet its constraints (ruling 17).
+const actionAutoFog = "autoDisableFog"
+
+// RaceGame is Tile Race as the platform drives it.
+type RaceGame struct{}
+
+var _ domain.Game = RaceGame{}
+
+// Kind implements domain.Game.
+func (RaceGame) Kind() string { return Kind }
+
+// Slots implements domain.Game.
+func (RaceGame) Slots() []domain.Slot {
+	return []domain.Slot{
+		{Name: SlotTeam, Path: "teams/{key}", Type: Team{}, Access: domain.ReadPublic, Doc: "one team: position, progress, inventory, cooldown"},
+		{Name: SlotPowerupTile, Path: "powerupTiles/{key}", Type: PowerupTile{}, Access: domain.ReadPublic, Doc: "one powerup tile and its claims"},
+		{Name: SlotPublicBoard, Path: "public/board", Type: PublicBoard{}, Access: domain.ReadPublic, Doc: "the 56 tiles through the fog, the fog mode and frontier"},
+		{Name: SlotLeaderboard, Path: "public/leaderboard", Type: RaceLeaderboard{}, Access: domain.ReadPublic, Doc: "points per player and the top 10"},
+		{Name: SlotLedger, Path: "ledger/{key}", Type: LedgerEntry{}, Access: domain.ReadPublic, Doc: "one entry per award"},
+		{Name: SlotBoard, Path: "private/board", Type: BoardDoc{}, Access: domain.ReadAdmin, Doc: "every tile's content (the game's admins, while the fog is off for them)"},
+		{Name: SlotPools, Path: "private/pools", Type: PoolsDoc{}, Access: domain.ReadAdmin, Doc: "the task pools"},
+		{Name: SlotCred, Path: "private/cred-{key}", Type: domain.Credential{}, Access: domain.ReadNever, Doc: "a team's or an admin's password hash"},
+	}
+}
+
+// PasswordMin implements domain.Passworder: admins guard a whole event (8
+// bytes); team passwords are shared by a team and typed on phones (4).
+func (RaceGame) PasswordMin(action string) int {
+	switch action {
+	case domain.ActionCreate, ActionAddAdmin:
+		return 8
+	case ActionCreateTeam, ActionUpdateTeam:
+		return 4
+	}
+	return 0
+}
+
+// Admit implements domain.Admitter: a race is created by a player or guest
+// (who becomes its master admin); everything else takes a team or admin
+// token of this very race.
+//
+// Errors: EFORBIDDEN.
+func (RaceGame) Admit(a domain.Actor, gameID, action string) error {
+	if action == domain.ActionCreate {
+		return domain.DefaultAdmit(a, gameID, action)
+	}
+	switch a.Role {
+	case RoleTeam, RoleAdmin, RoleMaster:
+	default:
+		return domain.Errorf(domain.EFORBIDDEN, "only a team or an admin of this race can do that; sign in with teamLogin or adminLogin")
+	}
+	if a.Game != gameID {
+		return domain.Errorf(domain.EFORBIDDEN, "your session is for another game")
+	}
+	return nil
+}
+
+// raceCreate is the payload of a race's create.
+type raceCreate struct {
+	Name string `json:"name"` // the master admin's name
+}
+
+// Plan implements domain.Game: what each action's Spec reads, the team and
+// powerup tile its request names; admin actions also read the fog frontier
+// (teams' never do, so a completion reads nothing another team writes).
+func (RaceGame) Plan(a domain.Action) (domain.Plan, error) {
+	game := domain.Locked(domain.GameDocID)
+	switch a.Type {
+	case domain.ActionCreate:
+		return domain.Plan{Scope: domain.ScopeCreate, Reads: []domain.Read{game}}, nil
+	case domain.ActionAdvance:
+		return domain.Plan{Reads: []domain.Read{game}}, nil
+	case actionAutoFog:
+		return domain.Plan{Reads: []domain.Read{game, domain.Locked(domain.Doc(SlotBoard, "")), domain.Locked(domain.Doc(SlotPublicBoard, ""))}}, nil
+	}
+	req, err := DecodeRequest(a.Type, a.Payload)
+	if err != nil {
+		return domain.Plan{}, err
+	}
+	spec := Specs[a.Type]
+	keys := KeysOf(a.Actor, req)
+	reads := []domain.Read{game}
+	for _, d := range spec.Reads {
+		switch d {
+		case DocTeam:
+			if keys.Team == "" {
+				if a.Actor.Role != RoleTeam && spec.Who == WhoTeam {
+					return domain.Plan{}, domain.Errorf(domain.EINVALID, "team is required: an admin acting for a team must name it")
+				}
+				return domain.Plan{}, domain.Errorf(domain.EINVALID, "team is required")
+			}
+			reads = append(reads, domain.Locked(domain.Doc(SlotTeam, keys.Team)))
+		case DocTeams:
+			reads = append(reads, domain.Read{DocID: domain.Doc(SlotTeam, ""), All: true})
+		case DocTile, DocBoard:
+			reads = append(reads, domain.Locked(domain.Doc(SlotBoard, "")))
+		case DocPools:
+			reads = append(reads, domain.Locked(domain.Doc(SlotPools, "")))
+		case DocPowerupTile:
+			if keys.PowerupTile == "" {
+				return domain.Plan{}, domain.Errorf(domain.EINVALID, "powerupTile is required")
+			}
+			reads = append(reads, domain.Locked(domain.Doc(SlotPowerupTile, keys.PowerupTile)))
+		case DocPowerupTiles:
+			reads = append(reads, domain.Read{DocID: domain.Doc(SlotPowerupTile, ""), All: true})
+		}
+	}
+	if spec.Who != WhoTeam {
+		reads = append(reads, domain.Locked(domain.Doc(SlotPublicBoard, "")))
+	}
+	return domain.Plan{Reads: reads}, nil
+}
+
+// Run implements domain.Game.
+func (g RaceGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domain.Change, error) {
+	switch a.Type {
+	case domain.ActionCreate:
+		return g.create(d, a, env)
+	case domain.ActionAdvance:
+		return domain.Change{}, nil // a race has no deadlines
+	case actionAutoFog:
+		return g.autoFog(d, a, env)
+	}
+	req, err := DecodeRequest(a.Type, a.Payload)
+	if err != nil {
+		return domain.Change{}, err
+	}
+	doc, err := domain.ReadGame[Game](d, Kind)
+	if err != nil {
+		return domain.Change{}, err
+	}
+	keys := KeysOf(a.Actor, req)
+	if err := Authorize(doc.State, a.Actor, a.Type, keys.Team); err != nil {
+		return domain.Change{}, err
+	}
+	v := Values{Game: doc.State}
+	var pb PublicBoard
+	if ok, err := d.Get(domain.Doc(SlotPublicBoard, ""), &pb); err != nil {
+		return domain.Change{}, err
+	} else if ok {
+		v.Game.RevealedUpTo = pb.RevealedUpTo
+	}
+	spec := Specs[a.Type]
+	var bd BoardDoc
+	reads := func(x Doc) bool {
+		for _, r := range spec.Reads {
+			if r == x {
+				return true
+			}
+		}
+		return false
+	}
+	if reads(DocTeam) {
+		if ok, err := d.Get(domain.Doc(SlotTeam, keys.Team), &v.Team); err != nil {
+			return domain.Change{}, err
+		} else if !ok {
+			return domain.Change{}, domain.Errorf(domain.ENOTFOUND, "no team %q in this game", keys.Team)
+		}
+	}
+	if reads(DocPowerupTile) {
+		if ok, err := d.Get(domain.Doc(SlotPowerupTile, keys.PowerupTile), &v.PowerupTile); err != nil {
+			return domain.Change{}, err
+		} else if !ok {
+			return domain.Change{}, domain.Errorf(domain.ENOTFOUND, "no powerup tile %q in this game", keys.PowerupTile)
+		}
+	}
+	boardRead := d.Has(domain.Doc(SlotBoard, ""))
+	if boardRead {
+		if _, err := d.Get(domain.Doc(SlotBoard, ""), &bd); err != nil {
+			return domain.Change{}, err
+		}
+		v.Board = bd.Board
+	}
+	if reads(DocPools) {
+		var pd PoolsDoc
+		if _, err := d.Get(domain.Doc(SlotPools, ""), &pd); err != nil {
+			return domain.Change{}, err
+		}
+		v.Pools = pd.Pools
+	}
+	if reads(DocTeams) {
+		for _, k := range d.Keys(SlotTeam) {
+			var t Team
+			if _, err := d.Get(domain.Doc(SlotTeam, k), &t); err != nil {
+				return domain.Change{}, err
+			}
+			v.Teams = append(v.Teams, t)
+		}
+	}
+	if reads(DocPowerupTiles) {
+		for _, k := range d.Keys(SlotPowerupTile) {
+			var pt PowerupTile
+			if _, err := d.Get(domain.Doc(SlotPowerupTile, k), &pt); err != nil {
+				return domain.Change{}, err
+			}
+			v.PowerupTiles = append(v.PowerupTiles, pt)
+		}
+	}
+	in := Input{Type: a.Type, Req: req}
+	if env.DiceAt != nil {
+		in.Dice = env.DiceAt(bd.Version + 1)
+	}
+	if a.Type == ActionCreateTeam {
+		in.NewID = newTeamID(a)
+	}
+	if u, ok := req.(*UpdateTeamRequest); ok {
+		u.PasswordChanged = a.Secret != ""
+	}
+	if (a.Type == ActionCreateTeam || a.Type == ActionAddAdmin) && a.Secret == "" {
+		who := "team"
+		if a.Type == ActionAddAdmin {
+			who = "admin"
+		}
+		return domain.Change{}, domain.Errorf(domain.EINVALID, "password is required: the %s signs in with it", who)
+	}
+	nv, out, err := Run(Ctx{Actor: a.Actor, Now: env.Now}, v, in)
+	if err != nil {
+		if IsRandomiseFailure(err) {
+			then := domain.Action{Type: actionAutoFog, Payload: mustJSON(map[string]string{"admin": v.Game.by(a.Actor)})}
+			return domain.Change{}, withThen(err, then)
+		}
+		return domain.Change{}, err
+	}
+	if out.Wrote(DocPublicBoard) && !boardRead {
+		return domain.Change{}, domain.Need(domain.Locked(domain.Doc(SlotBoard, "")))
+	}
+	ch := domain.Change{Result: out.Result, Steps: []domain.Step{{Actor: a.Actor, Type: a.Type, Events: out.Events}}}
+	if a.Type == ActionViewBoard {
+		ch.Steps = nil // a read: no record
+	}
+	ch.Writes = writesOf(doc, bd, v, nv, out)
+	if a.Type == ActionRemoveAdmin {
+		if r, ok := req.(*AdminRequest); ok {
+			ch.Writes = append(ch.Writes, domain.Write{DocID: CredDoc(CredAdmin, r.ID), Delete: true})
+		}
+	}
+	if a.Secret != "" {
+		kind, id := CredTeam, nv.Team.ID
+		if r, ok := req.(*AdminRequest); ok {
+			kind, id = CredAdmin, r.ID
+		}
+		ch.Writes = append(ch.Writes, domain.Write{DocID: CredDoc(kind, id), Value: domain.Credential{Hash: a.Secret}})
+	}
+	return ch, nil
+}
+
+// writesOf lists the documents an Outcome changed.
+func writesOf(doc domain.GameDoc[Game], bd BoardDoc, old, nv Values, out Outcome) []domain.Write {
+	var ws []domain.Write
+	put := func(id domain.DocID, v any) { ws = append(ws, domain.Write{DocID: id, Value: v}) }
+	for _, x := range out.Writes {
+		switch x {
+		case DocGame:
+			h := raceHeader(nv.Game)
+			ws = append(ws, domain.Write{DocID: domain.GameDocID, Value: nv.Game, Header: &h, Version: doc.Version + 1})
+		case DocTeam:
+			put(domain.Doc(SlotTeam, nv.Team.ID), nv.Team)
+		case DocTeams:
+			for _, t := range nv.Teams {
+				put(domain.Doc(SlotTeam, t.ID), t)
+			}
+		case DocTile, DocBoard:
+			put(domain.Doc(SlotBoard, ""), BoardDoc{Board: nv.Board, Version: bd.Version + 1})
+		case DocPools:
+			put(domain.Doc(SlotPools, ""), PoolsDoc{Pools: nv.Pools})
+		case DocPowerupTile:
+			put(domain.Doc(SlotPowerupTile, nv.PowerupTile.ID), nv.PowerupTile)
+		case DocPowerupTiles:
+			for _, pt := range nv.PowerupTiles {
+				put(domain.Doc(SlotPowerupTile, pt.ID), pt)
+			}
+		case DocPublicBoard:
+			put(domain.Doc(SlotPublicBoard, ""), publicBoard(nv.Game, nv.Board))
+		}
+	}
+	del := func(id domain.DocID) { ws = append(ws, domain.Write{DocID: id, Delete: true}) }
+	for _, x := range out.Deletes {
+		switch x {
+		case DocTeam:
+			del(domain.Doc(SlotTeam, old.Team.ID))
+			del(CredDoc(CredTeam, old.Team.ID))
+		case DocPowerupTile:
+			del(domain.Doc(SlotPowerupTile, old.PowerupTile.ID))
+		case DocPowerupTiles:
+			for _, pt := range old.PowerupTiles {
+				del(domain.Doc(SlotPowerupTile, pt.ID))
+			}
+		}
+	}
+	return ws
+}
+
+// publicBoard is the public board of a game: every tile through the fog.
+func publicBoard(g Game, b Board) PublicBoard {
+	return PublicBoard{Tiles: ViewBoard(g, b, false), Fog: g.Fog, RevealedUpTo: g.RevealedUpTo}
+}
+
+// raceHeader is the platform header of a race: its status (its players are
+// teams, kept in their own documents; a race has no deadline).
+func raceHeader(g Game) domain.Header {
+	status := domain.StatusActive
+	switch g.Status {
+	case StatusSetup:
+		status = domain.StatusWaiting
+	case StatusFinished:
+		status = domain.StatusOver
+	}
+	return domain.Header{Status: status, Players: []string{}}
+}
+
+// newTeamID is the id of the team a createTeam makes: derived from the
+// (race-scoped) admin and the action id, so a retried request makes the same
+// team and two races never share a team id.
+func newTeamID(a domain.Action) string {
+	sum := sha256.Sum256([]byte(a.Actor.ID + "\x00" + a.ID))
+	return "t-" + hex.EncodeToString(sum[:5])
+}
+
+// create makes a race in setup: the caller becomes its master admin (and is
+// signed in as such), with an empty board and empty pools.
+func (RaceGame) create(d domain.Docs, a domain.Action, env domain.Env) (domain.Change, error) {
+	if d.Has(domain.GameDocID) {
+		return domain.Change{}, domain.Errorf(domain.EEXISTS, "game %q already exists", a.GameID)
+	}
+	var req raceCreate
+	if err := domain.DecodePayload(a.Payload, &req); err != nil {
+		return domain.Change{}, err
+	}
+	g, b, p, err := NewGame(a.GameID, Admin{ID: MasterAdminID, Name: req.Name}, env.Now)
+	if err != nil {
+		return domain.Change{}, err
+	}
+	if a.Secret == "" {
+		return domain.Change{}, domain.Errorf(domain.EINVALID, "password is required: the master admin signs in with it")
+	}
+	h := raceHeader(g)
+	seedHash := ""
+	if env.New != nil {
+		seedHash = env.New.SeedHash
+	}
+	master := domain.Actor{ID: domain.ScopedID(g.ID, MasterAdminID), Name: g.Admins[0].Name, Role: RoleMaster, Game: g.ID}
+	return domain.Change{
+		Writes: []domain.Write{
+			{DocID: domain.GameDocID, Value: g, Header: &h, Create: true},
+			{DocID: domain.Doc(SlotBoard, ""), Value: BoardDoc{Board: b}},
+			{DocID: domain.Doc(SlotPools, ""), Value: PoolsDoc{Pools: p}},
+			{DocID: CredDoc(CredAdmin, MasterAdminID), Value: domain.Credential{Hash: a.Secret}},
+			{DocID: domain.Doc(SlotPublicBoard, ""), Value: publicBoard(g, b)},
+			{DocID: domain.Doc(SlotLeaderboard, ""), Value: RaceLeaderboard{Totals: map[string]int{}, Top: []Standing{}}},
+		},
+		Result:  map[string]any{"game": map[string]any{"gameId": g.ID, "masterId": MasterAdminID, "seedHash": seedHash}},
+		Session: &master,
+	}, nil
+}
+
+// autoFog is the system step after a randomiser's failure: the fog off for all.
+func (RaceGame) autoFog(d domain.Docs, a domain.Action, env domain.Env) (domain.Change, error) {
+	if a.Actor.Role != domain.RoleSystem {
+		return domain.Change{}, domain.Errorf(domain.EINVALID, "unknown action type %q", a.Type)
+	}
+	var req struct {
+		Admin string `json:"admin"`
+	}
+	if err := domain.DecodePayload(a.Payload, &req); err != nil {
+		return domain.Change{}, err
+	}
+	doc, err := domain.ReadGame[Game](d, Kind)
+	if err != nil {
+		return domain.Change{}, err
+	}
+	var pb PublicBoard
+	var bd BoardDoc
+	if _, err := d.Get(domain.Doc(SlotPublicBoard, ""), &pb); err != nil {
+		return domain.Change{}, err
+	}
+	if _, err := d.Get(domain.Doc(SlotBoard, ""), &bd); err != nil {
+		return domain.Change{}, err
+	}
+	g := doc.State
+	g.RevealedUpTo = pb.RevealedUpTo
+	ng, out, ok := AutoDisableFog(g, req.Admin)
+	if !ok {
+		return domain.Change{}, nil
+	}
+	h := raceHeader(ng)
+	return domain.Change{
+		Steps: []domain.Step{{Actor: a.Actor, Type: a.Type, Events: out.Events}},
+		Writes: []domain.Write{
+			{DocID: domain.GameDocID, Value: ng, Header: &h, Version: doc.Version + 1},
+			{DocID: domain.Doc(SlotPublicBoard, ""), Value: publicBoard(ng, bd.Board)},
+		},
+	}, nil
+}
+
+// by is the admin name recorded for an actor's action.
+func (g Game) by(a domain.Actor) string {
+	if n := (Ctx{Actor: a}).by(g); n != "" {
+		return n
+	}
+	return a.Name
+}
+
+func withThen(err error, then domain.Action) error {
+	if de, ok := err.(*domain.Error); ok {
+		c := *de
+		c.Then = append(c.Then, then)
+		return &c
+	}
+	return err
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// trimName is how a sign-in matches a team or admin name: ignoring case and
+// surrounding spaces.
+func sameName(a, b string) bool { return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) }

@@ -1,0 +1,51 @@
+// Package games is the registry: every game Meeple hosts, as the one value
+// (domain.Entry) the platform derives its functions, triggers, sign-ins,
+// demos and load scenarios from. The deploy root (meeple.go) and the local
+// stack import it; the platform packages (store, functions, triggers) never
+// do — they are handed the registry.
+//
+// Adding a game is its domain/<game> package and one entry here
+// (docs/architecture.md).
+package games
+
+import (
+	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/dashdice"
+	"github.com/meeple-games/meeple/domain/partyboard"
+	"github.com/meeple-games/meeple/domain/tilerace"
+)
+
+// MaxUploadBody caps the requests of games that take files: a Party Board
+// board (the real ones are about 35 KB), a Tile Race CSV/TSV import (up to
+// 512 KiB, JSON-escaped).
+const MaxUploadBody = 1 << 20
+
+var all = domain.Registry{
+	{
+		Game:     dashdice.NewGame(),
+		Function: "DashDice",
+		Stats:    true,
+		Demo:     dashDiceDemo,
+		Load:     dashDiceLoad,
+	},
+	{
+		Game:     partyboard.NewPlatformGame(),
+		Function: "PartyBoard",
+		MaxBody:  MaxUploadBody,
+		Stats:    true,
+		Demo:     partyBoardDemo,
+		Load:     partyBoardLoad,
+	},
+	{
+		Game:     tilerace.RaceGame{},
+		Function: "TileRace",
+		MaxBody:  MaxUploadBody,
+		Effects:  tilerace.Effects(),
+		SignIns:  tilerace.SignIns(),
+		Demo:     tileRaceDemo,
+		Load:     tileRaceLoad,
+	},
+}
+
+// All returns the registry.
+func All() domain.Registry { return all }

@@ -1,0 +1,394 @@
+package games
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/tilerace"
+)
+
+// LoadActions is how many DashDice roll and bank actions the DashDice scenario
+// times; the load generator sets it from its -actions flag.
+var LoadActions = 400
+
+// Pct is the p-th percentile of d.
+func Pct(d []time.Duration, p int) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	i := (len(s)*p + 99) / 100
+	if i > 0 {
+		i--
+	}
+	return s[i].Round(10 * time.Microsecond)
+}
+
+func ratio(a, b time.Duration) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func row(out io.Writer, name string, d []time.Duration) {
+	fmt.Fprintf(out, "%-38s %9s %9s %9d\n", name, Pct(d, 50), Pct(d, 99), len(d))
+}
+
+// dashDiceLoad plays Classic matches (no timer) between two guests, rolling
+// until the turn score reaches 20 and then banking, until LoadActions actions
+// are timed: latency against the bare transaction, documents per action, the
+// listener's delay and the match document's size.
+func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
+	n := LoadActions
+	tokens := map[string]string{}
+	var ids []string
+	for _, name := range []string{"Ann", "Ben"} {
+		g, err := p.Guest(ctx, name)
+		if err != nil {
+			return err
+		}
+		id := g["player"].(map[string]any)["id"].(string)
+		tokens[id] = g["token"].(string)
+		ids = append(ids, id)
+	}
+	var roll, bank, afterResponse, afterRequest []time.Duration
+	var rollR, rollW, bankR, bankW int64
+	early, seq, docSize, docJSON := 0, 0, 0, 0
+	for match := 0; len(roll)+len(bank) < n; match++ {
+		res, err := p.Call(ctx, "DashDice", tokens[ids[0]], map[string]any{
+			"actionId": fmt.Sprint("create-", match), "type": "create", "mode": "classic", "turnSeconds": 0})
+		if err != nil {
+			return err
+		}
+		gameID := res["result"].(map[string]any)["gameId"].(string)
+		if _, err := p.Call(ctx, "DashDice", tokens[ids[1]], map[string]any{"gameId": gameID, "actionId": "join", "type": "join"}); err != nil {
+			return err
+		}
+		if _, err := p.Call(ctx, "DashDice", tokens[ids[1]], map[string]any{"gameId": gameID, "actionId": "call", "type": "call", "call": "odd"}); err != nil {
+			return err
+		}
+		seen, stop := p.Watch(ctx, gameID)
+		doc, _, err := p.Doc(ctx, "games/"+gameID)
+		if err != nil {
+			stop()
+			return err
+		}
+		state := doc["state"].(map[string]any)
+		for state["phase"] != "gameOver" && len(roll)+len(bank) < n {
+			seq++
+			typ := "roll"
+			if ts, _ := state["turnScore"].(int64); ts >= 20 {
+				typ = "bank"
+			}
+			player := state["currentPlayerId"].(string)
+			r0, w0 := p.Counts()
+			sent := time.Now()
+			res, err := p.Call(ctx, "DashDice", tokens[player], map[string]any{"gameId": gameID, "actionId": fmt.Sprint("a", seq), "type": typ})
+			if err != nil {
+				stop()
+				return err
+			}
+			got := time.Now()
+			r1, w1 := p.Counts()
+			version := int64(res["version"].(float64))
+			if typ == "roll" {
+				roll = append(roll, got.Sub(sent))
+				rollR, rollW = rollR+r1-r0, rollW+w1-w0
+				at := seen(version)
+				afterResponse = append(afterResponse, at.Sub(got))
+				afterRequest = append(afterRequest, at.Sub(sent))
+				if at.Before(got) {
+					early++
+				}
+			} else {
+				bank = append(bank, got.Sub(sent))
+				bankR, bankW = bankR+r1-r0, bankW+w1-w0
+			}
+			doc, size, err := p.Doc(ctx, "games/"+gameID)
+			if err != nil {
+				stop()
+				return err
+			}
+			state = doc["state"].(map[string]any)
+			if docSize == 0 && len(roll) > 20 {
+				docSize = size
+				b, _ := json.Marshal(doc)
+				docJSON = len(b)
+			}
+		}
+		stop()
+	}
+	bare := p.Baseline()
+	fmt.Fprintf(out, "%-38s %9s %9s %9s\n", "", "p50", "p99", "samples")
+	row(out, "bare 1-doc transaction", bare)
+	row(out, "roll via DashDice function", roll)
+	row(out, "bank via DashDice function", bank)
+	fmt.Fprintf(out, "roll / bare transaction: p50 %.2fx, p99 %.2fx\n", ratio(Pct(roll, 50), Pct(bare, 50)), ratio(Pct(roll, 99), Pct(bare, 99)))
+	fmt.Fprintf(out, "bank / bare transaction: p50 %.2fx, p99 %.2fx\n", ratio(Pct(bank, 50), Pct(bare, 50)), ratio(Pct(bank, 99), Pct(bare, 99)))
+	fmt.Fprintf(out, "Firestore documents per action (counted from RPCs):\n")
+	fmt.Fprintf(out, "  roll: %.2f reads, %.2f writes\n", float64(rollR)/float64(len(roll)), float64(rollW)/float64(len(roll)))
+	if len(bank) > 0 {
+		fmt.Fprintf(out, "  bank: %.2f reads, %.2f writes\n", float64(bankR)/float64(len(bank)), float64(bankW)/float64(len(bank)))
+	}
+	fmt.Fprintf(out, "listener (another client's snapshot of the match document):\n")
+	row(out, "  roll response → listener sees it", afterResponse)
+	row(out, "  roll request sent → listener", afterRequest)
+	fmt.Fprintf(out, "  (%d of %d snapshots arrived before the HTTP response)\n", early, len(afterResponse))
+	fmt.Fprintf(out, "match document size: %d bytes (Firestore storage size), %d bytes as JSON\n", docSize, docJSON)
+	return nil
+}
+
+// partyBoardLoad plays one 12-player Party Board game on pokemon-gen1 through
+// the functions, answering whatever the game awaits, and counts Firestore
+// reads and writes per action and the size of the game document.
+func partyBoardLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
+	tokens := map[string]string{}
+	var first string
+	for i := 0; i < 12; i++ {
+		g, err := p.Guest(ctx, fmt.Sprint("Trainer ", i))
+		if err != nil {
+			return err
+		}
+		id := g["player"].(map[string]any)["id"].(string)
+		tokens[id] = g["token"].(string)
+		if i == 0 {
+			first = id
+		}
+	}
+	res, err := p.Call(ctx, "PartyBoard", tokens[first], map[string]any{"actionId": "pb", "type": "create", "board": "pokemon-gen1"})
+	if err != nil {
+		return err
+	}
+	gameID := res["result"].(map[string]any)["gameId"].(string)
+	for id, tok := range tokens {
+		if id != first {
+			if _, err := p.Call(ctx, "PartyBoard", tok, map[string]any{"gameId": gameID, "actionId": "j", "type": "join"}); err != nil {
+				return err
+			}
+		}
+	}
+	if _, err := p.Call(ctx, "PartyBoard", tokens[first], map[string]any{"gameId": gameID, "actionId": "s", "type": "start"}); err != nil {
+		return err
+	}
+	var actions, rolls, maxDoc int
+	var reads, writes, rollReads, rollWrites float64
+	for n := 0; n < 5000; n++ {
+		doc, size, err := p.Doc(ctx, "games/"+gameID)
+		if err != nil {
+			return err
+		}
+		maxDoc = max(maxDoc, size)
+		st := doc["state"].(map[string]any)
+		w, ok := st["await"].(map[string]any)
+		if !ok {
+			break // over
+		}
+		who := w["players"].([]any)[0].(string)
+		body := map[string]any{"gameId": gameID, "actionId": fmt.Sprint("a", n), "type": w["action"]}
+		pick := func(key string) any { l := w[key].([]any); return l[n%len(l)] }
+		switch w["action"] {
+		case "choose":
+			body["choice"] = n % len(w["choices"].([]any))
+		case "target":
+			body["playerId"] = pick("targets")
+		case "starter":
+			body["starter"] = pick("starters")
+		case "challenge":
+			t := w["targets"].([]any)
+			body["winner"], body["loser"] = t[0], t[1]
+		}
+		r0, w0 := p.Counts()
+		if _, err := p.Call(ctx, "PartyBoard", tokens[who], body); err != nil {
+			return err
+		}
+		r1, w1 := p.Counts()
+		actions++
+		reads += float64(r1 - r0)
+		writes += float64(w1 - w0)
+		if w["action"] == "roll" {
+			rolls++
+			rollReads += float64(r1 - r0)
+			rollWrites += float64(w1 - w0)
+		}
+	}
+	fmt.Fprintf(out, "one whole 12-player game on pokemon-gen1 (%d actions):\n", actions)
+	fmt.Fprintf(out, "  per action: %.2f reads, %.2f writes; per roll: %.2f reads, %.2f writes\n",
+		reads/float64(actions), writes/float64(actions), rollReads/float64(rolls), rollWrites/float64(rolls))
+	fmt.Fprintf(out, "  largest game document: %d bytes (Firestore storage size)\n", maxDoc)
+	return nil
+}
+
+// raceLoadTasks is a task file of single-completion tasks, so every request
+// completes its tile.
+func raceLoadTasks() string {
+	var b strings.Builder
+	for _, d := range []string{"easy", "medium", "hard"} {
+		for i := 0; i < 60; i++ {
+			fmt.Fprintf(&b, "%s %d,%s,1,1\n", d, i, d)
+		}
+	}
+	return b.String()
+}
+
+// tileRaceLoad sets up a Tile Race with 10 teams through the functions, then
+// measures (1) Firestore reads and writes per completion, one at a time,
+// with and without the effects the trigger runs for it, and (2) completions
+// per second with every team completing 5 tiles at once, in lock step.
+func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
+	const n, perTeam = 10, 5
+	g, err := p.Guest(ctx, "Mia")
+	if err != nil {
+		return err
+	}
+	res, err := p.Call(ctx, "TileRace", g["token"].(string), map[string]any{"actionId": "race", "type": "create", "name": "Mia", "password": "master-pass"})
+	if err != nil {
+		return err
+	}
+	gameID := res["gameId"].(string)
+	master := res["result"].(map[string]any)["session"].(map[string]any)["token"].(string)
+	admin := func(id string, body map[string]any) error {
+		body["gameId"], body["actionId"] = gameID, id
+		_, err := p.Call(ctx, "TileRace", master, body)
+		return err
+	}
+	tokens := make([]string, n)
+	for i := range n {
+		if err := admin(fmt.Sprint("team", i), map[string]any{"type": "createTeam", "name": fmt.Sprint("Team ", i),
+			"members": []string{fmt.Sprint("Cap", i)}, "password": "team-pass"}); err != nil {
+			return err
+		}
+		s, err := p.Call(ctx, "Auth", "", map[string]any{"type": "teamLogin", "gameId": gameID, "team": fmt.Sprint("Team ", i), "password": "team-pass"})
+		if err != nil {
+			return err
+		}
+		tokens[i] = s["token"].(string)
+	}
+	for _, step := range []map[string]any{
+		{"type": "importTasks", "data": raceLoadTasks()},
+		{"type": "randomiseDifficulties", "fill": true},
+		{"type": "start"},
+	} {
+		if err := admin(step["type"].(string), step); err != nil {
+			return err
+		}
+	}
+	pos := make([]int, n)
+	for i := range pos {
+		pos[i] = 1
+	}
+	complete := func(i int, id string) (map[string]any, error) {
+		res, err := p.Call(ctx, "TileRace", tokens[i], map[string]any{"gameId": gameID, "actionId": id, "type": "complete",
+			"tile": pos[i], "recorded": 0, "players": []string{fmt.Sprint("Cap", i)}, "complete": true})
+		if err != nil {
+			return nil, err
+		}
+		pos[i] = int(res["result"].(map[string]any)["position"].(float64))
+		return res, nil
+	}
+	movedFrontier := func(reply map[string]any) bool {
+		pos := int(reply["result"].(map[string]any)["position"].(float64))
+		return pos > 1 && tilerace.RevealUpTo(pos) > tilerace.RevealUpTo(pos-1)
+	}
+	// (1) One at a time: each team completes one tile; wait for its effects
+	// before the next.
+	var sequential, frontierMoves int
+	var actReads, actWrites, allReads, allWrites float64
+	for i := range n {
+		r0, w0 := p.Counts()
+		res, err := complete(i, "seq")
+		if err != nil {
+			return err
+		}
+		r1, w1 := p.Counts()
+		record := domain.ScopedID(gameID, teamOf(res)) + "~seq"
+		if err := waitApplied(ctx, p, gameID, record); err != nil {
+			return err
+		}
+		r2, w2 := p.Counts()
+		sequential++
+		actReads += float64(r1 - r0)
+		actWrites += float64(w1 - w0)
+		allReads += float64(r2 - r0)
+		allWrites += float64(w2 - w0)
+		if movedFrontier(res) {
+			frontierMoves++
+		}
+	}
+	// (2) All teams at once, perTeam completions each.
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var concurrent, failed, slow, movesUnderLoad int
+	var latency []time.Duration
+	start := time.Now()
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; k < perTeam; k++ {
+				t0 := time.Now()
+				res, err := complete(i, fmt.Sprint("c", k))
+				d := time.Since(t0)
+				mu.Lock()
+				if err != nil {
+					failed++
+				} else {
+					concurrent++
+					latency = append(latency, d)
+					if d > 500*time.Millisecond {
+						slow++
+					}
+					if movedFrontier(res) {
+						movesUnderLoad++
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	seq := float64(sequential)
+	fmt.Fprintf(out, "%d teams on one game:\n", n)
+	fmt.Fprintf(out, "  per completion, one at a time (%d, %d reached a tile that reveals more): the request %.2f reads, %.2f writes; with its effects %.2f reads, %.2f writes\n",
+		sequential, frontierMoves, actReads/seq, actWrites/seq, allReads/seq, allWrites/seq)
+	fmt.Fprintf(out, "  all %d teams completing at once: %d completions in %s = %.1f completions/s, %d failed\n",
+		n, concurrent, elapsed.Round(time.Millisecond), float64(concurrent)/elapsed.Seconds(), failed)
+	row(out, "  completion latency under that load", latency)
+	fmt.Fprintf(out, "  %d of them reached a tile that reveals more; %d took over 500 ms\n", movesUnderLoad, slow)
+	return nil
+}
+
+// teamOf is the team of a Tile Race reply's events.
+func teamOf(reply map[string]any) string {
+	for _, ev := range reply["events"].([]any) {
+		if d, ok := ev.(map[string]any)["data"].(map[string]any); ok {
+			if t, ok := d["team"].(string); ok {
+				return t
+			}
+		}
+	}
+	return ""
+}
+
+// waitApplied waits until the effects of an event record ran.
+func waitApplied(ctx context.Context, p domain.Probe, gameID, eventID string) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		doc, _, err := p.Doc(ctx, "games/"+gameID+"/events/"+eventID)
+		if err == nil && doc != nil && doc["pending"] == false {
+			time.Sleep(20 * time.Millisecond) // the trigger's reply after its commit
+			return nil
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return fmt.Errorf("event %s/%s still pending after 10 s", gameID, eventID)
+}

@@ -1,0 +1,230 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"cloud.google.com/go/firestore"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/meeple-games/meeple/domain"
+)
+
+// slots resolves a game's document slots to Firestore references.
+type slots struct {
+	kind   string
+	byName map[string]domain.Slot
+}
+
+func newSlots(g domain.Game) *slots {
+	s := &slots{kind: g.Kind(), byName: map[string]domain.Slot{}}
+	for _, sl := range g.Slots() {
+		s.byName[sl.Name] = sl
+	}
+	return s
+}
+
+// path returns the document path of id in game gameID.
+//
+// Errors: EINVALID (a key that cannot name a document), EINTERNAL (a slot the
+// game did not declare).
+func (s *slots) path(gameID string, id domain.DocID) (string, error) {
+	if id.Slot == domain.SlotGame {
+		return colGames + "/" + gameID, nil
+	}
+	sl, ok := s.byName[id.Slot]
+	if !ok {
+		return "", domain.Errorf(domain.EINTERNAL, "%s has no document slot %q", s.kind, id.Slot)
+	}
+	p := sl.Path
+	if sl.Keyed() {
+		if !validID(id.Key) {
+			return "", domain.Errorf(domain.EINVALID, "%s %q cannot name a document", id.Slot, id.Key)
+		}
+		p = strings.ReplaceAll(p, "{key}", id.Key)
+	}
+	if abs, ok := strings.CutPrefix(p, "/"); ok {
+		return abs, nil
+	}
+	return colGames + "/" + gameID + "/" + p, nil
+}
+
+// collection returns the collection path of a keyed slot in game gameID.
+func (s *slots) collection(gameID, slot string) (string, error) {
+	sl, ok := s.byName[slot]
+	if !ok || !strings.HasSuffix(sl.Path, "/{key}") {
+		return "", domain.Errorf(domain.EINTERNAL, "%s has no keyed document slot %q", s.kind, slot)
+	}
+	p := strings.TrimSuffix(sl.Path, "/{key}")
+	if abs, ok := strings.CutPrefix(p, "/"); ok {
+		return abs, nil
+	}
+	return colGames + "/" + gameID + "/" + p, nil
+}
+
+// docJSON turns a document's fields into the JSON a game decodes.
+func docJSON(data map[string]any) (json.RawMessage, error) {
+	return json.Marshal(jsonable(data))
+}
+
+// readSet is what one action has read: the documents, and for snapshot reads
+// the update time a write back must find unchanged (zero: the document did
+// not exist).
+type readSet struct {
+	docs     domain.Docs
+	snapshot map[domain.DocID]time.Time
+	old      map[domain.DocID]map[string]any // snapshot documents' fields, to clear removed ones
+	done     map[domain.Read]bool
+}
+
+func newReadSet() *readSet {
+	return &readSet{docs: domain.NewDocs(), snapshot: map[domain.DocID]time.Time{},
+		old: map[domain.DocID]map[string]any{}, done: map[domain.Read]bool{}}
+}
+
+// read reads what reads lists that is not read yet: locked documents in one
+// batch inside tx, snapshot documents in one batch outside it, whole slots
+// with one query each.
+func (st *Store) read(ctx context.Context, tx *firestore.Transaction, sl *slots, gameID string, rs *readSet, reads []domain.Read) error {
+	var locked, snap []*firestore.DocumentRef
+	var lockedIDs, snapIDs []domain.DocID
+	for _, r := range reads {
+		if rs.done[r] {
+			continue
+		}
+		rs.done[r] = true
+		if r.All {
+			coll, err := sl.collection(gameID, r.Slot)
+			if err != nil {
+				return err
+			}
+			snaps, err := tx.Documents(st.FS.Collection(coll)).GetAll()
+			if err != nil {
+				return err
+			}
+			found := map[string]json.RawMessage{}
+			for _, s := range snaps {
+				j, err := docJSON(s.Data())
+				if err != nil {
+					return err
+				}
+				found[s.Ref.ID] = j
+			}
+			rs.docs.PutAll(r.Slot, found)
+			continue
+		}
+		p, err := sl.path(gameID, r.DocID)
+		if err != nil {
+			return err
+		}
+		if r.Snapshot {
+			snap, snapIDs = append(snap, st.FS.Doc(p)), append(snapIDs, r.DocID)
+		} else {
+			locked, lockedIDs = append(locked, st.FS.Doc(p)), append(lockedIDs, r.DocID)
+		}
+	}
+	put := func(ids []domain.DocID, snaps []*firestore.DocumentSnapshot, snapshot bool) error {
+		for i, s := range snaps {
+			if snapshot {
+				rs.snapshot[ids[i]] = time.Time{}
+			}
+			if !s.Exists() {
+				rs.docs.Put(ids[i], nil)
+				continue
+			}
+			j, err := docJSON(s.Data())
+			if err != nil {
+				return err
+			}
+			rs.docs.Put(ids[i], j)
+			if snapshot {
+				rs.snapshot[ids[i]] = s.UpdateTime
+				rs.old[ids[i]] = s.Data()
+			}
+		}
+		return nil
+	}
+	if len(snap) > 0 {
+		snaps, err := st.FS.GetAll(ctx, snap)
+		if err != nil {
+			return err
+		}
+		if err := put(snapIDs, snaps, true); err != nil {
+			return err
+		}
+	}
+	if len(locked) > 0 {
+		snaps, err := tx.GetAll(locked)
+		if err != nil {
+			return err
+		}
+		if err := put(lockedIDs, snaps, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// docFields is the stored form of a game's document value.
+func docFields(v any, now time.Time) (map[string]any, error) {
+	m, err := toFirestore(v)
+	if err != nil {
+		return nil, err
+	}
+	doc, ok := m.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("store: a document must marshal to a JSON object, not %T", m)
+	}
+	doc[fUpdatedAt] = now
+	return doc, nil
+}
+
+// writeDoc writes one document of a game (not the game document). A
+// document read as a snapshot is written only if it has not changed since.
+func writeDoc(tx *firestore.Transaction, ref *firestore.DocumentRef, w domain.Write, rs *readSet, now time.Time) error {
+	since, snapshot := rs.snapshot[w.DocID]
+	var pre []firestore.Precondition
+	if snapshot && !since.IsZero() {
+		pre = append(pre, firestore.LastUpdateTime(since))
+	}
+	switch {
+	case w.Delete:
+		return tx.Delete(ref, pre...)
+	case w.Create || (snapshot && since.IsZero()):
+		doc, err := docFields(w.Value, now)
+		if err != nil {
+			return err
+		}
+		return tx.Create(ref, doc)
+	case snapshot:
+		doc, err := docFields(w.Value, now)
+		if err != nil {
+			return err
+		}
+		// Update (the only write that takes a precondition) replaces the
+		// fields given; fields the new value dropped are deleted.
+		var ups []firestore.Update
+		for k, v := range doc {
+			ups = append(ups, firestore.Update{FieldPath: firestore.FieldPath{k}, Value: v})
+		}
+		for k := range rs.old[w.DocID] {
+			if _, kept := doc[k]; !kept {
+				ups = append(ups, firestore.Update{FieldPath: firestore.FieldPath{k}, Value: firestore.Delete})
+			}
+		}
+		return tx.Update(ref, ups, pre...)
+	default:
+		doc, err := docFields(w.Value, now)
+		if err != nil {
+			return err
+		}
+		return tx.Set(ref, doc)
+	}
+}
+
+// notFound reports a Firestore NotFound.
+func notFound(err error) bool { return status.Code(err) == codes.NotFound }

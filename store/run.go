@@ -1,0 +1,617 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"cloud.google.com/go/firestore"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/meeple-games/meeple/domain"
+)
+
+// Request is one authenticated action.
+type Request struct {
+	Kind   string // the game kind (a registered game)
+	GameID string // the game acted on; ignored for creates (derived) and ScopeNone
+	Action domain.Action
+	// ExpectVersion, when set, makes the action apply only to that version of
+	// the game: a client that acted on what it saw cannot act twice by accident.
+	ExpectVersion *int64
+	// Seed is a create's chosen seed: only when Store.FixedSeeds.
+	Seed string
+}
+
+// Reply is what an action returns to its caller, and what a retry gets again.
+type Reply struct {
+	GameID  string         `json:"gameId"`
+	Version int64          `json:"version"`
+	Events  []domain.Event `json:"events"`
+	Result  any            `json:"result,omitempty"`
+}
+
+// Done is what Run did besides the reply: for the functions layer.
+type Done struct {
+	// Session is an actor the reply signs in (domain.Change.Session).
+	Session *domain.Actor
+}
+
+// maxRounds bounds how often a game may ask for more documents (NeedDocs).
+const maxRounds = 8
+
+// maxReruns bounds how often an action runs again because a document it read
+// as a snapshot changed before it committed.
+const maxReruns = 20
+
+// CreateID is the id of the game of kind an actor creates with actionID: a
+// retried create finds the game it made, and the same action id used to
+// create a game of another kind makes another game.
+func CreateID(kind, actorID, actionID string) string {
+	sum := sha256.Sum256([]byte(kind + "\x00" + actorID + "\x00" + actionID))
+	return hex.EncodeToString(sum[:10])
+}
+
+// Run runs one action of a registered game in one transaction: it reads what
+// the game's Plan lists (and what Run asks for more), runs the game, writes
+// the documents the Change lists, one event record per step and the action
+// record with the reply. A retried action id returns the first reply and
+// changes nothing; an action refused by the rules writes nothing.
+//
+// Errors: EINVALID (no action id, unknown kind), ENOTFOUND (no such game),
+// ECONFLICT (stale ExpectVersion), EEXISTS (action id reused for a different
+// request), and whatever the game returns.
+func Run(ctx context.Context, st *Store, req Request) (json.RawMessage, Done, error) {
+	e, ok := st.Games.Find(req.Kind)
+	if !ok {
+		return nil, Done{}, domain.Errorf(domain.EINVALID, "unknown game kind %q", req.Kind)
+	}
+	g := e.Game
+	plan, err := g.Plan(req.Action)
+	if err != nil {
+		return nil, Done{}, err
+	}
+	if plan.Scope == domain.ScopeGame && req.GameID == "" {
+		return nil, Done{}, domain.Errorf(domain.EINVALID, "gameId is required")
+	}
+	// The platform's own follow-up steps are admitted; a caller never is
+	// the system (sessions are never issued for it).
+	if req.Action.Actor.Role != domain.RoleSystem {
+		if err := domain.Admit(g, req.Action.Actor, req.GameID, req.Action.Type); err != nil {
+			return nil, Done{}, err
+		}
+	}
+	x := &execution{st: st, entry: e, sl: st.slotsOf(g), req: req, plan: plan}
+	switch plan.Scope {
+	case domain.ScopeCreate:
+		if req.Action.ID == "" {
+			return nil, Done{}, domain.Errorf(domain.EINVALID, "actionId is required")
+		}
+		x.req.GameID = CreateID(g.Kind(), req.Action.Actor.ID, req.Action.ID)
+		x.seed = req.Seed
+		if x.seed != "" && !st.FixedSeeds {
+			return nil, Done{}, domain.Errorf(domain.EINVALID, "a chosen seed is only allowed in the local stack")
+		}
+		if x.seed == "" {
+			x.seed = NewSeed()
+		}
+	case domain.ScopeNone:
+		reply, err := x.once(ctx)
+		return reply, x.done, err
+	default:
+		if !validID(req.GameID) {
+			return nil, Done{}, domain.Errorf(domain.EINVALID, "gameId %q cannot name a game", req.GameID)
+		}
+	}
+	x.req.Action.GameID = x.req.GameID
+	reply, err := runAction(ctx, st, x)
+	if err == nil {
+		x.eager(ctx)
+	}
+	var de *domain.Error
+	if errors.As(err, &de) && len(de.Then) > 0 {
+		for _, then := range de.Then {
+			then.Actor, then.ID = domain.System, "sys-"+NewID()
+			if _, _, ferr := Run(ctx, st, Request{Kind: req.Kind, GameID: x.req.GameID, Action: then}); ferr != nil {
+				return nil, Done{}, ferr
+			}
+		}
+	}
+	return reply, x.done, err
+}
+
+// Advance applies a game's passed deadlines, as of those deadlines, in one
+// transaction: what the tick runs, and what any action does first, so
+// whichever comes first wins and the other finds nothing due. It reports how
+// many steps it applied.
+func Advance(ctx context.Context, st *Store, kind, gameID string) (int, error) {
+	e, ok := st.Games.Find(kind)
+	if !ok {
+		return 0, domain.Errorf(domain.EINVALID, "unknown game kind %q", kind)
+	}
+	a := domain.Action{ID: "", Type: domain.ActionAdvance, Actor: domain.System, GameID: gameID, Payload: json.RawMessage("{}")}
+	plan, err := e.Game.Plan(a)
+	if err != nil {
+		return 0, err
+	}
+	x := &execution{st: st, entry: e, sl: st.slotsOf(e.Game), req: Request{Kind: kind, GameID: gameID, Action: a}, plan: plan}
+	if _, err := x.once(ctx); err != nil {
+		return 0, err
+	}
+	x.eager(ctx)
+	return x.steps, nil
+}
+
+// execution is one action at work.
+type execution struct {
+	st    *Store
+	entry domain.Entry
+	sl    *slots
+	req   Request
+	plan  domain.Plan
+	seed  string // a create's seed
+	done  Done
+	steps int      // steps applied by the last successful attempt
+	eagerRecords []eagerRecord
+}
+
+// attempt is one run of the action inside a transaction.
+type attempt struct {
+	x      *execution
+	tx     *firestore.Transaction
+	rs     *readSet
+	change domain.Change
+	game   *domain.GameDoc[json.RawMessage] // the game document as read
+	room   string                            // a create's room code candidate
+	now    time.Time
+	seed   func() (string, error)
+}
+
+// run reads, runs the game and prepares the writes; it returns the reply.
+func (x *execution) run(ctx context.Context, tx *firestore.Transaction, now time.Time) (*attempt, error) {
+	at := &attempt{x: x, tx: tx, rs: newReadSet(), now: now}
+	st := x.st
+	gameID := x.req.GameID
+	if x.plan.Scope == domain.ScopeCreate {
+		at.seed = func() (string, error) { return x.seed, nil }
+	} else {
+		at.seed = seedLoader(tx, st, gameID)
+	}
+	env := domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return &lazyDice{load: at.seed, seq: seq} }}
+	if x.plan.Scope == domain.ScopeCreate {
+		code, err := st.freeRoomCode(tx)
+		if err != nil {
+			return nil, err
+		}
+		at.room = code
+		env.New = &domain.Created{GameID: gameID, RoomCode: code, SeedHash: domain.SeedHash(x.seed)}
+	}
+	reads := x.plan.Reads
+	a := x.req.Action
+	for round := 0; ; round++ {
+		if err := st.read(ctx, tx, x.sl, gameID, at.rs, reads); err != nil {
+			return nil, err
+		}
+		if round == 0 && x.plan.Scope == domain.ScopeGame {
+			if err := at.checkGame(); err != nil {
+				return nil, err
+			}
+		}
+		ch, err := guard(func() (domain.Change, error) { return x.entry.Game.Run(at.rs.docs, a, env) })
+		var need *domain.NeedDocs
+		if errors.As(err, &need) && round < maxRounds {
+			reads = need.Reads
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		at.change = ch
+		return at, nil
+	}
+}
+
+// checkGame checks the game document of a ScopeGame action: it exists, is of
+// this kind and at the expected version.
+func (at *attempt) checkGame() error {
+	x := at.x
+	raw := at.rs.docs.Raw(domain.GameDocID)
+	kind := x.entry.Game.Kind()
+	if raw == nil {
+		return domain.Errorf(domain.ENOTFOUND, "no %s game %q", kind, x.req.GameID)
+	}
+	var g domain.GameDoc[json.RawMessage]
+	if err := json.Unmarshal(raw, &g); err != nil {
+		return err
+	}
+	if g.Kind != kind {
+		return domain.Errorf(domain.ENOTFOUND, "game %q is a %s game, not %s", x.req.GameID, g.Kind, kind)
+	}
+	if v := x.req.ExpectVersion; v != nil && *v != g.Version {
+		return domain.Errorf(domain.ECONFLICT, "stale request: the game is at version %d, not %d", g.Version, *v)
+	}
+	at.game = &g
+	return nil
+}
+
+// reply is what the caller gets for a successful attempt.
+func (at *attempt) reply() Reply {
+	version := int64(0)
+	if at.game != nil {
+		version = at.game.Version
+	}
+	if w, ok := at.change.GameWrite(); ok {
+		version = w.Version
+	}
+	return Reply{GameID: at.x.req.GameID, Version: version, Events: at.change.Events(), Result: at.change.Result}
+}
+
+// writes reports whether the attempt changes anything.
+func (at *attempt) writes() bool {
+	return len(at.change.Writes) > 0 || len(at.change.Steps) > 0 || len(at.change.Spawn) > 0
+}
+
+// write makes every write of the attempt. All reads are done.
+func (at *attempt) write() error {
+	x, tx, st, now := at.x, at.tx, at.x.st, at.now
+	gameID := x.req.GameID
+	kind := x.entry.Game.Kind()
+	if w, ok := at.change.GameWrite(); ok && w.Header != nil && w.Header.Status == domain.StatusOver && !w.Create {
+		// The game ends: its seed is revealed. Read it before any write.
+		if _, err := at.seed(); err != nil {
+			return err
+		}
+	}
+	for _, w := range at.change.Writes {
+		if w.DocID == domain.GameDocID {
+			if err := at.writeGame(w); err != nil {
+				return err
+			}
+			continue
+		}
+		p, err := x.sl.path(gameID, w.DocID)
+		if err != nil {
+			return err
+		}
+		if err := writeDoc(tx, st.FS.Doc(p), w, at.rs, now); err != nil {
+			return err
+		}
+	}
+	for _, s := range at.change.Steps {
+		if err := at.writeRecord(s); err != nil {
+			return err
+		}
+	}
+	for _, sp := range at.change.Spawn {
+		if err := createGame(tx, st, kind, sp.ID, sp.Header, sp.State, NewSeed(), "", now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeGame writes the game document: created with its seed and room, or
+// updated (guarded by its update time when it was read as a snapshot). When
+// the game ends its seed is revealed and its room code freed.
+func (at *attempt) writeGame(w domain.Write) error {
+	x, tx, st := at.x, at.tx, at.x.st
+	gameID, kind := x.req.GameID, x.entry.Game.Kind()
+	h := domain.Header{}
+	if w.Header != nil {
+		h = *w.Header
+	}
+	if w.Create {
+		room := ""
+		if at.change.Room {
+			room = at.room
+			if room == "" {
+				return domain.Errorf(domain.ELIMIT, "no free room code; try again")
+			}
+		}
+		return createGame(tx, st, kind, gameID, h, w.Value, x.seed, room, at.now)
+	}
+	updates, err := gameFields(h, w.Value, w.Version, at.now)
+	if err != nil {
+		return err
+	}
+	if h.Status == domain.StatusOver {
+		seed, err := at.seed()
+		if err != nil {
+			return err
+		}
+		updates = append(updates, firestore.Update{Path: fSeed, Value: seed})
+		if at.game != nil && at.game.RoomCode != "" {
+			if err := tx.Delete(st.roomRef(at.game.RoomCode)); err != nil {
+				return err
+			}
+		}
+	}
+	var pre []firestore.Precondition
+	if since, ok := at.rs.snapshot[domain.GameDocID]; ok && !since.IsZero() {
+		pre = append(pre, firestore.LastUpdateTime(since))
+	}
+	return tx.Update(st.gameRef(gameID), updates, pre...)
+}
+
+// recordID is the id of a step's event record: EventID(version) for a step
+// that versions the game, "{actorId}~{actionId}" otherwise.
+func recordID(s domain.Step, actionID string) string {
+	if s.Version > 0 {
+		return EventID(s.Version)
+	}
+	return s.Actor.ID + "~" + actionID
+}
+
+// writeRecord writes a step's event record.
+func (at *attempt) writeRecord(s domain.Step) error {
+	x := at.x
+	id, eager, err := x.st.writeRecord(at.tx, x.entry, x.req.GameID, s, x.req.Action.ID, at.now)
+	if err == nil && eager {
+		x.eagerRecords = append(x.eagerRecords, eagerRecord{id: id, at: at.now, step: s})
+	}
+	return err
+}
+
+// writeRecord writes the event record of step s of a game's action actionID,
+// pending when a registered effect handles one of its events. It returns the
+// record's id and whether an eager handler is to run on it.
+func (st *Store) writeRecord(tx *firestore.Transaction, e domain.Entry, gameID string, s domain.Step, actionID string, now time.Time) (string, bool, error) {
+	evs, err := toFirestore(s.Events)
+	if err != nil {
+		return "", false, err
+	}
+	if evs == nil {
+		evs = []any{}
+	}
+	id := recordID(s, actionID)
+	pending := st.Games.pending(e, s.Events)
+	actor := map[string]any{"id": s.Actor.ID, "name": s.Actor.Name, "role": string(s.Actor.Role)}
+	if s.Actor.Game != "" {
+		actor["game"] = s.Actor.Game
+	}
+	if err := tx.Create(st.eventRef(gameID, id), map[string]any{
+		"seq": s.Version, fAt: now, fKind: e.Kind(), "type": s.Type, "actionId": actionID,
+		"actor": actor, "events": evs, fPending: pending,
+	}); err != nil {
+		return "", false, err
+	}
+	return id, pending && st.Games.eager(e, s.Events), nil
+}
+
+// once runs an action that keeps no action record (ScopeNone, the tick's
+// advance): a transaction, rerun when a snapshot read went stale.
+func (x *execution) once(ctx context.Context) (json.RawMessage, error) {
+	var reply json.RawMessage
+	err := x.retrying(ctx, func() error {
+		return x.st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+			x.eagerRecords, x.steps = nil, 0
+			at, err := x.run(ctx, tx, x.st.now())
+			if err != nil {
+				return err
+			}
+			b, err := json.Marshal(at.reply())
+			if err != nil {
+				return err
+			}
+			reply = b
+			x.steps = len(at.change.Steps)
+			x.done.Session = at.change.Session
+			return at.write()
+		})
+	})
+	return reply, err
+}
+
+// retrying runs f again while it fails because a document read as a snapshot
+// changed before the commit (a failed precondition, or a document created
+// meanwhile).
+func (x *execution) retrying(ctx context.Context, f func() error) error {
+	for i := 0; ; i++ {
+		err := f()
+		code := status.Code(err)
+		if (code == codes.FailedPrecondition || code == codes.AlreadyExists) && i < maxReruns && ctx.Err() == nil {
+			continue
+		}
+		return err
+	}
+}
+
+// runAction is the transaction every recorded action runs in: a domain error
+// from the game is the action's refusal, unless the same action id already
+// succeeded, in which case its first reply is returned again (a retry). On
+// success the writes are made and the action record
+// games/{id}/actions/{actorId}~{actionId} is created with the reply, so a
+// concurrent duplicate fails the Create and gets that reply. An action that
+// changes nothing (a read) leaves no record.
+//
+// Errors: EINVALID (no action id), EEXISTS (action id reused for a different
+// request), and the game's errors.
+func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, error) {
+	a := x.req.Action
+	if a.ID == "" {
+		return nil, domain.Errorf(domain.EINVALID, "actionId is required")
+	}
+	gameID := x.req.GameID
+	hash := requestHash(x.entry.Game.Kind(), a)
+	var reply json.RawMessage
+	attempt := func() error {
+		return st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+			reply, x.eagerRecords, x.steps, x.done = nil, nil, 0, Done{}
+			at, err := x.run(ctx, tx, st.now())
+			if err != nil {
+				if !errors.As(err, new(*domain.Error)) {
+					return err
+				}
+				prev, rerr := recordedReply(tx.Get(st.actionRef(gameID, a)))
+				if rerr != nil {
+					return rerr
+				}
+				if prev == nil {
+					return err
+				}
+				if prev.hash != hash {
+					return reused(a)
+				}
+				reply, x.done.Session = prev.reply, prev.session
+				return nil
+			}
+			b, err := json.Marshal(at.reply())
+			if err != nil {
+				return err
+			}
+			x.done.Session = at.change.Session
+			x.steps = len(at.change.Steps)
+			reply = b
+			if !at.writes() {
+				return nil
+			}
+			if err := at.write(); err != nil {
+				return err
+			}
+			rec := map[string]any{
+				"kind": x.entry.Game.Kind(), "type": a.Type, "actor": a.Actor.ID, "hash": hash,
+				fVersion: at.reply().Version, "reply": string(b), "at": at.now,
+			}
+			if s := at.change.Session; s != nil {
+				sb, _ := json.Marshal(s)
+				rec["session"] = string(sb)
+			}
+			return tx.Create(st.actionRef(gameID, a), rec)
+		})
+	}
+	for i := 0; ; i++ {
+		err := attempt()
+		code := status.Code(err)
+		if code == codes.FailedPrecondition && i < maxReruns && ctx.Err() == nil {
+			continue // a snapshot read went stale: run again on fresh documents
+		}
+		if code == codes.AlreadyExists {
+			// A concurrent retry of the same action id committed first, or a
+			// document the action creates appeared meanwhile.
+			prev, rerr := recordedReply(st.actionRef(gameID, a).Get(ctx))
+			if rerr != nil {
+				return nil, rerr
+			}
+			if prev == nil && i < maxReruns && ctx.Err() == nil {
+				continue
+			}
+			if prev == nil || prev.hash != hash {
+				return nil, reused(a)
+			}
+			x.done.Session = prev.session
+			return prev.reply, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		return reply, nil
+	}
+}
+
+func reused(a domain.Action) error {
+	return domain.Errorf(domain.EEXISTS, "actionId %q was already used for a different request", a.ID)
+}
+
+// guard turns a panic in the rules into an error, and a failed lazy seed read
+// into the read's error.
+func guard[T any](f func() (T, error)) (v T, err error) {
+	defer seedFailure(&err)
+	return f()
+}
+
+// seedFailure, deferred, turns a lazyDice's failed seed read (a panic, since
+// Roll cannot return an error) back into *err; other panics go on.
+func seedFailure(err *error) {
+	if r := recover(); r != nil {
+		if l, ok := r.(seedLoadFailed); ok {
+			*err = l.err
+			return
+		}
+		panic(r)
+	}
+}
+
+type recorded struct {
+	hash    string
+	reply   json.RawMessage
+	session *domain.Actor
+}
+
+// recordedReply decodes an action record read with Get; nil when there is none.
+func recordedReply(snap *firestore.DocumentSnapshot, err error) (*recorded, error) {
+	if status.Code(err) == codes.NotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	h, _ := snap.Data()["hash"].(string)
+	r, _ := snap.Data()["reply"].(string)
+	out := &recorded{hash: h, reply: json.RawMessage(r)}
+	if s, _ := snap.Data()["session"].(string); s != "" {
+		var a domain.Actor
+		if json.Unmarshal([]byte(s), &a) == nil {
+			out.session = &a
+		}
+	}
+	return out, nil
+}
+
+// requestHash identifies what an action asked for — its game kind, type,
+// caller and payload, whatever the key order of its JSON — so a reused action
+// id with a different request is caught.
+func requestHash(kind string, a domain.Action) string {
+	var v any
+	canon := a.Payload
+	if json.Unmarshal(a.Payload, &v) == nil {
+		canon, _ = json.Marshal(v)
+	}
+	sum := sha256.Sum256(bytes.Join([][]byte{[]byte(kind), []byte(a.Type), []byte(a.Actor.ID), canon}, []byte{0}))
+	return hex.EncodeToString(sum[:])
+}
+
+// seedLoader reads the game's private seed once, inside tx, on first use.
+func seedLoader(tx *firestore.Transaction, st *Store, gameID string) func() (string, error) {
+	var seed string
+	return func() (string, error) {
+		if seed != "" {
+			return seed, nil
+		}
+		snap, err := tx.Get(st.privateRef(gameID))
+		if err != nil {
+			return "", err
+		}
+		seed, _ = snap.Data()["seed"].(string)
+		if seed == "" {
+			return "", errors.New("store: game has no seed")
+		}
+		return seed, nil
+	}
+}
+
+type seedLoadFailed struct{ err error }
+
+// lazyDice reads the seed only when a rule rolls, so actions without dice cost
+// no read of it. Rules cannot return an error from Roll, so a failed read
+// panics with seedLoadFailed and guard turns it back into an error.
+type lazyDice struct {
+	load func() (string, error)
+	seq  int64
+	d    *domain.SeededDice
+}
+
+func (l *lazyDice) Roll(sides int) int {
+	if l.d == nil {
+		seed, err := l.load()
+		if err != nil {
+			panic(seedLoadFailed{err})
+		}
+		l.d = domain.NewSeededDice(seed, l.seq)
+	}
+	return l.d.Roll(sides)
+}
