@@ -19,8 +19,8 @@ type Actor struct {
 	// id, or for a principal scoped to one game "{gameId}:{local id}"
 	// (ScopedID), so two games' "master" admins are two actors.
 	ID   string `json:"id"`
-	Name string `json:"name"` // display name, recorded in events
-	Role Role   `json:"role"` // what the token grants
+	Name string `json:"name"`           // display name, recorded in events
+	Role Role   `json:"role"`           // what the token grants
 	Game string `json:"game,omitempty"` // the one game a scoped token is for
 }
 

@@ -149,14 +149,14 @@ func Advance(ctx context.Context, st *Store, kind, gameID string) (int, error) {
 
 // execution is one action at work.
 type execution struct {
-	st    *Store
-	entry domain.Entry
-	sl    *slots
-	req   Request
-	plan  domain.Plan
-	seed  string // a create's seed
-	done  Done
-	steps int      // steps applied by the last successful attempt
+	st           *Store
+	entry        domain.Entry
+	sl           *slots
+	req          Request
+	plan         domain.Plan
+	seed         string // a create's seed
+	done         Done
+	steps        int // steps applied by the last successful attempt
 	eagerRecords []eagerRecord
 }
 
@@ -167,7 +167,7 @@ type attempt struct {
 	rs     *readSet
 	change domain.Change
 	game   *domain.GameDoc[json.RawMessage] // the game document as read
-	room   string                            // a create's room code candidate
+	room   string                           // a create's room code candidate
 	now    time.Time
 	seed   func() (string, error)
 }
