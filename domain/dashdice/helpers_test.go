@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 var (
@@ -158,12 +159,7 @@ func eventData[T any](t testing.TB, evs []domain.Event, typ string) T {
 // checkInvariants checks what must hold of every reachable state.
 func checkInvariants(t testing.TB, m Match) {
 	t.Helper()
-	// JSON round trip.
-	b, err := json.Marshal(m)
-	require.NoError(t, err)
-	var back Match
-	require.NoError(t, json.Unmarshal(b, &back))
-	require.Equal(t, m, back, "JSON round trip")
+	rulestest.RoundTrip(t, m)
 
 	h := Rules{}.Header(m)
 	require.Equal(t, m.Host.ID, h.Players[0])

@@ -248,17 +248,17 @@ func (g *Game) hold(now time.Time) []domain.Event {
 // NewPlatformGame is Pig as the platform drives it: Single over Rules, with a
 // create that reads the Options from the request and reserves a room code.
 func NewPlatformGame() domain.Game {
-	return domain.Single(domain.SingleGame[Game]{
-		Rules: Rules{},
-		Create: func(d domain.Docs, a domain.Action, env domain.Env) (Game, bool, error) {
-			var o Options
-			if err := domain.DecodePayload(a.Payload, &o); err != nil {
-				return Game{}, false, err
-			}
-			g, err := NewGame(a.GameID, a.Actor, o)
-			return g, true, err
-		},
-	})
+	return domain.Single(domain.SingleGame[Game]{Rules: Rules{}, Create: create})
+}
+
+// create builds a new game from a create request.
+func create(d domain.Docs, a domain.Action, env domain.Env) (Game, bool, error) {
+	var o Options
+	if err := domain.DecodePayload(a.Payload, &o); err != nil {
+		return Game{}, false, err
+	}
+	g, err := NewGame(a.GameID, a.Actor, o)
+	return g, true, err
 }
 
 // Entry is Pig's registry entry: used by the platform's tests and the docs

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 // Ruling 15: k = 5, 4 from tile 28, 3 from 42, 2 from 52.
@@ -195,9 +196,10 @@ func TestRaiseFrontier(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g := w.g
 			for _, p := range tc.positions {
-				before := snap(t, g)
-				ng, o, moved := RaiseFrontier(g, p)
-				require.Equal(t, before, snap(t, g), "input unchanged")
+				var ng Game
+				var o Outcome
+				var moved bool
+				rulestest.Pure(t, g, func(g Game) { ng, o, moved = RaiseFrontier(g, p) })
 				require.Equal(t, moved, ng.RevealedUpTo > g.RevealedUpTo)
 				if moved {
 					require.Equal(t, []Doc{DocPublicBoard}, o.Writes)

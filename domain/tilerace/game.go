@@ -158,6 +158,13 @@ func (RaceGame) Plan(a domain.Action) (domain.Plan, error) {
 		return domain.Plan{Reads: []domain.Read{game}}, nil
 	case actionAutoFog:
 		return domain.Plan{Reads: []domain.Read{game, domain.Locked(domain.Doc(SlotBoard, "")), domain.Locked(domain.Doc(SlotPublicBoard, ""))}}, nil
+	case domain.ActionLegal:
+		reads := []domain.Read{game}
+		if a.Actor.Role == RoleTeam {
+			reads = append(reads, domain.Locked(domain.Doc(SlotTeam, a.Actor.Local())), domain.Locked(domain.Doc(SlotBoard, "")),
+				domain.Read{DocID: domain.Doc(SlotPowerupTile, ""), All: true})
+		}
+		return domain.Plan{Reads: reads}, nil
 	}
 	req, err := DecodeRequest(a.Type, a.Payload)
 	if err != nil {
@@ -206,6 +213,8 @@ func (g RaceGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 		return domain.Change{}, nil // a race has no deadlines
 	case actionAutoFog:
 		return g.autoFog(d, a, env)
+	case domain.ActionLegal:
+		return legal(d, a, env)
 	}
 	req, err := DecodeRequest(a.Type, a.Payload)
 	if err != nil {
@@ -506,3 +515,34 @@ func mustJSON(v any) json.RawMessage {
 // trimName is how a sign-in matches a team or admin name: ignoring case and
 // surrounding spaces.
 func sameName(a, b string) bool { return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) }
+
+// legal answers ActionLegal from the documents Plan read.
+func legal(d domain.Docs, a domain.Action, env domain.Env) (domain.Change, error) {
+	doc, err := domain.ReadGame[Game](d, Kind)
+	if err != nil {
+		return domain.Change{}, err
+	}
+	var t Team
+	var bd BoardDoc
+	var pts []PowerupTile
+	if a.Actor.Role == RoleTeam {
+		if _, err := d.Get(domain.Doc(SlotTeam, a.Actor.Local()), &t); err != nil {
+			return domain.Change{}, err
+		}
+		if _, err := d.Get(domain.Doc(SlotBoard, ""), &bd); err != nil {
+			return domain.Change{}, err
+		}
+		for _, k := range d.Keys(SlotPowerupTile) {
+			var pt PowerupTile
+			if _, err := d.Get(domain.Doc(SlotPowerupTile, k), &pt); err != nil {
+				return domain.Change{}, err
+			}
+			pts = append(pts, pt)
+		}
+	}
+	moves := Legal(doc.State, t, bd.Board, pts, a.Actor, Ctx{Actor: a.Actor, Now: env.Now})
+	if moves == nil {
+		moves = []domain.Move{}
+	}
+	return domain.Change{Result: map[string]any{"moves": moves}}, nil
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 const gameID = "g1"
@@ -27,13 +28,14 @@ func teamAct(id string) domain.Actor {
 
 func ctx(a domain.Actor) Ctx { return Ctx{Actor: a, Now: t0} }
 
-// snap marshals v, to check that functions do not change their inputs.
-func snap(t testing.TB, v any) string {
+// jsonOf marshals v, to compare values as their JSON.
+func jsonOf(t testing.TB, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	require.NoError(t, err)
 	return string(b)
 }
+
 
 // taskFile builds a CSV task file with e easy, m medium and h hard tasks,
 // each with a unique label ("E1", "M3", …): every fifth task is a
@@ -196,16 +198,18 @@ func (w *world) complete(a domain.Actor, team string, req CompleteRequest) (Outc
 	t := w.teams[team]
 	tile, ok := w.board.Tile(t.Position)
 	require.True(w.t, ok)
-	before := snap(w.t, []any{w.g, t, tile})
-	g, nt, o, err := Complete(Ctx{Actor: a, Now: t0}, w.g, t, tile, req)
-	require.Equal(w.t, before, snap(w.t, []any{w.g, t, tile}), "Complete changed its input")
+	var g Game
+	var nt Team
+	var o Outcome
+	var err error
+	rulestest.Pure(w.t, []any{w.g, t, tile}, func([]any) { g, nt, o, err = Complete(Ctx{Actor: a, Now: t0}, w.g, t, tile, req) })
 	if err != nil {
-		require.Equal(w.t, snap(w.t, []any{w.g, t}), snap(w.t, []any{g, nt}), "Complete returned changed values with an error")
+		require.Equal(w.t, jsonOf(w.t, []any{w.g, t}), jsonOf(w.t, []any{g, nt}), "Complete returned changed values with an error")
 		require.Empty(w.t, o.Events)
 		return o, err
 	}
 	if !o.Wrote(DocGame) {
-		require.Equal(w.t, snap(w.t, w.g), snap(w.t, g), "the game changed but Writes does not say so")
+		require.Equal(w.t, jsonOf(w.t, w.g), jsonOf(w.t, g), "the game changed but Writes does not say so")
 	}
 	require.False(w.t, o.Wrote(DocPublicBoard), "a completion never writes the public board")
 	require.Equal(w.t, w.g.RevealedUpTo, g.RevealedUpTo, "a completion never moves the frontier")
@@ -230,15 +234,15 @@ func (w *world) complete(a domain.Actor, team string, req CompleteRequest) (Outc
 func (w *world) claim(a domain.Actor, team string, req ClaimRequest) (Outcome, error) {
 	w.t.Helper()
 	t, pt := w.teams[team], w.ptiles[req.PowerupTile]
-	before := snap(w.t, []any{w.g, t, pt})
+	before := jsonOf(w.t, []any{w.g, t, pt})
 	nt, npt, o, err := ClaimPowerupTile(Ctx{Actor: a, Now: t0}, w.g, t, pt, req)
-	require.Equal(w.t, before, snap(w.t, []any{w.g, t, pt}), "ClaimPowerupTile changed its input")
+	require.Equal(w.t, before, jsonOf(w.t, []any{w.g, t, pt}), "ClaimPowerupTile changed its input")
 	if err != nil {
 		require.Empty(w.t, o.Events)
 		return o, err
 	}
 	if !o.Wrote(DocPowerupTile) {
-		require.Equal(w.t, snap(w.t, pt), snap(w.t, npt))
+		require.Equal(w.t, jsonOf(w.t, pt), jsonOf(w.t, npt))
 	}
 	w.teams[team], w.ptiles[req.PowerupTile] = nt, npt
 	w.apply(o)
@@ -324,7 +328,7 @@ func (w *world) checkWorld() {
 // cannot see (labels are unique in the fixture).
 func (w *world) checkNoHiddenContent(evs []domain.Event) {
 	w.t.Helper()
-	text := snap(w.t, evs)
+	text := jsonOf(w.t, evs)
 	for n := 1; n <= NumTiles; n++ {
 		tile, _ := w.board.Tile(n)
 		if !w.g.Visible(n, false) && tile.Label != "" {

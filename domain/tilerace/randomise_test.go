@@ -282,7 +282,7 @@ func TestRandomiseDifficultiesKeepsRewardsAndStoresGradient(t *testing.T) {
 	require.Equal(t, PowerupSkip1, b.Tiles[9].Reward)
 	require.True(t, b.Tiles[9].Empty(), "tasks cleared until the tiles are filled")
 	require.Equal(t, BoardChangedData{What: "difficulties", By: "Ada"}, o.Events[0].Data)
-	require.NotContains(t, snap(t, o.Events), "hard", "the layout is not in the public log")
+	require.NotContains(t, jsonOf(t, o.Events), "hard", "the layout is not in the public log")
 }
 
 func BenchmarkRandomDifficulties(b *testing.B) {

@@ -116,11 +116,11 @@ func simulate(t *testing.T, seed uint64) int {
 		// only the acting team changed, and never by more than one tile forward
 		for k, v := range w.teams {
 			if k != id {
-				require.Equal(t, snap(t, before[k]), snap(t, v), "step %d: team %s changed by %s's action", step, k, id)
+				require.Equal(t, jsonOf(t, before[k]), jsonOf(t, v), "step %d: team %s changed by %s's action", step, k, id)
 			}
 		}
 		if err != nil {
-			require.Equal(t, snap(t, before[id]), snap(t, w.teams[id]), "step %d: a refused action changed the team", step)
+			require.Equal(t, jsonOf(t, before[id]), jsonOf(t, w.teams[id]), "step %d: a refused action changed the team", step)
 		}
 		require.GreaterOrEqual(t, w.g.RevealedUpTo, frontier, "step %d: the frontier went back", step)
 		w.checkWorld()

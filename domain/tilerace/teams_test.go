@@ -251,7 +251,7 @@ func TestPoolTasks(t *testing.T) {
 	require.Empty(t, p.Easy)
 	require.Len(t, p.Medium, 2)
 	// pool events carry no task content (pools are private)
-	require.NotContains(t, snap(t, o.Events), "E1")
+	require.NotContains(t, jsonOf(t, o.Events), "E1")
 }
 
 func TestPowerupTiles(t *testing.T) {
