@@ -36,7 +36,6 @@ func jsonOf(t testing.TB, v any) string {
 	return string(b)
 }
 
-
 // taskFile builds a CSV task file with e easy, m medium and h hard tasks,
 // each with a unique label ("E1", "M3", …): every fifth task is a
 // multi-completion task (max 3, min 2), every seventh a group task.
