@@ -113,3 +113,11 @@ func errCode(out map[string]any) string {
 	c, _ := e["code"].(string)
 	return c
 }
+
+// session is the actor a session token stands for.
+func (s *stack) session(token string) domain.Actor {
+	s.t.Helper()
+	a, err := s.srv.Sessions.Verify(token)
+	require.NoError(s.t, err)
+	return a
+}
