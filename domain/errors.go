@@ -16,8 +16,10 @@ const (
 	EUNAUTHORIZED = "unauthenticated"     // no or bad credentials
 	EFORBIDDEN    = "permission_denied"   // known caller, not allowed
 	EEXISTS       = "already_exists"      // name taken, action id reused differently
-	ELIMIT        = "resource_exhausted"  // rate limited, too large
-	EINTERNAL     = "internal"            // a bug or an outage; details are logged, not returned
+	ELIMIT        = "resource_exhausted"  // rate limited: try again later
+	ETOOLARGE     = "too_large"           // the request body is over the cap
+	EUNAVAILABLE  = "unavailable"         // contention or an outage that did not clear in time: retry the same request
+	EINTERNAL     = "internal"            // a bug; details are logged with a request id, not returned
 )
 
 // Error is an error the domain expects and can explain to a caller.

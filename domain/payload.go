@@ -25,7 +25,7 @@ func DecodePayload(p json.RawMessage, v any) error {
 	if err := json.Unmarshal(p, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return Errorf(EINVALID, "payload field %q must be a JSON %s", te.Field, jsonKind(te.Type.Kind().String()))
+			return Errorf(EINVALID, "field %q must be %s", te.Field, jsonKind(te.Type.Kind().String()))
 		}
 		return Errorf(EINVALID, "malformed payload: the request body must be a JSON object")
 	}
@@ -35,13 +35,15 @@ func DecodePayload(p json.RawMessage, v any) error {
 func jsonKind(goKind string) string {
 	switch goKind {
 	case "string":
-		return "string"
+		return "a string"
 	case "bool":
-		return "boolean"
+		return "true or false"
 	case "struct", "map":
-		return "object"
+		return "an object"
 	case "slice", "array":
-		return "array"
+		return "an array"
+	case "float32", "float64":
+		return "a number"
 	}
-	return "number"
+	return "a whole number"
 }

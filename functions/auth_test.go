@@ -75,7 +75,7 @@ func TestAuthBadRequests(t *testing.T) {
 		{"bad username", map[string]any{"type": "register", "username": "a b", "password": "long enough"}, http.StatusBadRequest, domain.EINVALID},
 		{"short password", map[string]any{"type": "register", "username": "abc", "password": "short"}, http.StatusBadRequest, domain.EINVALID},
 		{"unknown user", map[string]any{"type": "login", "username": "nobody", "password": "whatever1"}, http.StatusUnauthorized, domain.EUNAUTHORIZED},
-		{"oversized", `{"type":"guest","nickname":"` + strings.Repeat("x", 70<<10) + `"}`, http.StatusTooManyRequests, domain.ELIMIT},
+		{"oversized", `{"type":"guest","nickname":"` + strings.Repeat("x", 70<<10) + `"}`, http.StatusRequestEntityTooLarge, domain.ETOOLARGE},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -262,7 +262,7 @@ func TestDashDiceBadRequestsChangeNothing(t *testing.T) {
 		{"rematch while playing", cur.Token, map[string]any{"gameId": g, "actionId": "x", "type": "rematch"}, 409, domain.ECONFLICT},
 		{"unknown mode", cur.Token, map[string]any{"actionId": "x", "type": "create", "mode": "chess"}, 400, domain.EINVALID},
 		{"bad timer", cur.Token, map[string]any{"actionId": "x", "type": "create", "mode": "classic", "turnSeconds": 3}, 400, domain.EINVALID},
-		{"oversized", cur.Token, `{"gameId":"` + g + `","actionId":"x","type":"roll","pad":"` + strings.Repeat("x", 70<<10) + `"}`, 429, domain.ELIMIT},
+		{"oversized", cur.Token, `{"gameId":"` + g + `","actionId":"x","type":"roll","pad":"` + strings.Repeat("x", 70<<10) + `"}`, 413, domain.ETOOLARGE},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/meeple-games/meeple/domain"
@@ -31,16 +32,19 @@ type Envelope struct {
 	Seed string `json:"seed"`
 }
 
+// typeRE is what an action type looks like.
+var typeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
+
 // readBody reads a request body of at most max bytes.
 //
-// Errors: ELIMIT (too large), EINVALID (unreadable).
+// Errors: ETOOLARGE, EINVALID (unreadable).
 func readBody(r *http.Request, max int) ([]byte, error) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, int64(max)+1))
 	if err != nil {
 		return nil, domain.Errorf(domain.EINVALID, "cannot read request body")
 	}
 	if len(body) > max {
-		return nil, domain.Errorf(domain.ELIMIT, "request body over %d bytes", max)
+		return nil, domain.Errorf(domain.ETOOLARGE, "request body over %d bytes", max)
 	}
 	return body, nil
 }
@@ -56,11 +60,18 @@ func DecodeEnvelope(body []byte) (Envelope, error) {
 	if e.Type == "" {
 		return e, domain.Errorf(domain.EINVALID, "type is required")
 	}
-	if len(e.ActionID) > 128 || len(e.GameID) > 128 {
-		return e, domain.Errorf(domain.EINVALID, "gameId and actionId are at most 128 characters")
+	if !typeRE.MatchString(e.Type) {
+		return e, domain.Errorf(domain.EINVALID, "type %s is not an action type: a name of up to 64 letters and digits", domain.Quote(e.Type))
 	}
-	if strings.Contains(e.ActionID, "/") || strings.Contains(e.GameID, "/") {
-		return e, domain.Errorf(domain.EINVALID, "gameId and actionId may not contain '/'")
+	if e.GameID != "" {
+		if err := domain.CheckID("gameId", e.GameID); err != nil {
+			return e, err
+		}
+	}
+	if e.ActionID != "" {
+		if err := domain.CheckID("actionId", e.ActionID); err != nil {
+			return e, err
+		}
 	}
 	return e, nil
 }
@@ -92,7 +103,11 @@ func jsonError(err error) error {
 	var syntaxErr *json.SyntaxError
 	switch {
 	case errors.As(err, &typeErr):
-		return domain.Errorf(domain.EINVALID, "field %q must be %s, not %s", typeErr.Field, kindName(typeErr.Type.Kind().String()), typeErr.Value)
+		want := kindName(typeErr.Type.Kind().String())
+		if want == "a whole number" && strings.HasPrefix(typeErr.Value, "number") {
+			return domain.Errorf(domain.EINVALID, "field %q must be a whole number", typeErr.Field)
+		}
+		return domain.Errorf(domain.EINVALID, "field %q must be %s, not %s", typeErr.Field, want, typeErr.Value)
 	case errors.As(err, &syntaxErr):
 		return domain.Errorf(domain.EINVALID, "malformed JSON at byte %d: %v", syntaxErr.Offset, syntaxErr)
 	case errors.Is(err, io.ErrUnexpectedEOF):
@@ -104,9 +119,9 @@ func jsonError(err error) error {
 
 func kindName(k string) string {
 	switch k {
-	case "int", "int64", "int32", "uint", "uint64", "float64":
-		return "a number"
-	case "ptr":
+	case "int", "int64", "int32", "uint", "uint64", "ptr":
+		return "a whole number"
+	case "float64", "float32":
 		return "a number"
 	case "string":
 		return "a string"

@@ -64,7 +64,7 @@ func TestPartyBoardUploadAndList(t *testing.T) {
 		{"no name", `{"actionId":"x","type":"uploadBoard","board":` + string(file) + `}`, http.StatusBadRequest},
 		{"board not json object", `{"actionId":"x","type":"uploadBoard","name":"n","board":"tiles"}`, http.StatusBadRequest},
 		{"unknown game", `{"actionId":"x","type":"roll","gameId":"g"}`, http.StatusNotFound},
-		{"too large", `{"actionId":"x","type":"uploadBoard","name":"n","board":{"pad":"` + strings.Repeat("x", 1<<20) + `"}}`, http.StatusTooManyRequests},
+		{"too large", `{"actionId":"x","type":"uploadBoard","name":"n","board":{"pad":"` + strings.Repeat("x", 1<<20) + `"}}`, http.StatusRequestEntityTooLarge},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

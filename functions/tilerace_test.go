@@ -357,7 +357,7 @@ func TestTileRaceBadRequests(t *testing.T) {
 	})
 	t.Run("body too large", func(t *testing.T) {
 		code, out := r.act(r.admin, "big", map[string]any{"type": "importTasks", "data": strings.Repeat("x", games.MaxUploadBody)})
-		require.Equal(t, http.StatusTooManyRequests, code, "%v", out)
+		require.Equal(t, http.StatusRequestEntityTooLarge, code, "%v", out)
 	})
 	t.Run("wrong passwords", func(t *testing.T) {
 		for _, body := range []map[string]any{

@@ -255,7 +255,7 @@ func TestCall(t *testing.T) {
 			{"gameplay", playing(t, "classic", SeatHost), bob, `{"call":"odd"}`, domain.ECONFLICT, "nothing to call"},
 			{"bad value", joined(t, "classic"), bob, `{"call":"seven"}`, domain.EINVALID, `"odd" or "even"`},
 			{"missing", joined(t, "classic"), bob, `{}`, domain.EINVALID, `"odd" or "even"`},
-			{"wrong type", joined(t, "classic"), bob, `{"call":5}`, domain.EINVALID, `"call" must be a JSON string`},
+			{"wrong type", joined(t, "classic"), bob, `{"call":5}`, domain.EINVALID, `"call" must be a string`},
 			{"malformed", joined(t, "classic"), bob, `{"call":`, domain.EINVALID, "malformed"},
 		}
 		for _, tt := range tests {
