@@ -39,7 +39,7 @@ func (g single[S]) Plan(a Action) (Plan, error) {
 		if g.Create == nil {
 			return Plan{}, Errorf(EINVALID, "unknown action type %q", a.Type)
 		}
-		p := Plan{Scope: ScopeCreate, Reads: []Read{Locked(GameDocID)}}
+		p := Plan{Scope: ScopeCreate, Reads: []Read{gameRead}}
 		if g.CreateReads != nil {
 			more, err := g.CreateReads(a)
 			if err != nil {
@@ -49,8 +49,14 @@ func (g single[S]) Plan(a Action) (Plan, error) {
 		}
 		return p, nil
 	}
-	return Plan{Reads: []Read{Locked(GameDocID)}}, nil
+	return Plan{Reads: []Read{gameRead}}, nil
 }
+
+// gameRead is how a one-document game reads its document: as a snapshot, so
+// actions on one game never wait on each other's locks; the write back is
+// conditional on the document being unchanged, and a loser runs again on
+// the new state (docs/architecture.md).
+var gameRead = Read{DocID: GameDocID, Snapshot: true}
 
 // Run implements Game.
 func (g single[S]) Run(d Docs, a Action, env Env) (Change, error) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"math/rand/v2"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -45,9 +46,11 @@ type Done struct {
 // maxRounds bounds how often a game may ask for more documents (NeedDocs).
 const maxRounds = 8
 
-// maxReruns bounds how often an action runs again because a document it read
-// as a snapshot changed before it committed.
-const maxReruns = 20
+// DefaultRetryBudget is how long an action may keep running again because
+// of contention (a document it read as a snapshot changed before it
+// committed; Firestore aborted the transaction) before it gives up with an
+// Aborted error (503 with Retry-After to a caller).
+const DefaultRetryBudget = 8 * time.Second
 
 // CreateID is the id of the game of kind an actor creates with actionID: a
 // retried create finds the game it made, and the same action id used to
@@ -409,15 +412,48 @@ func (x *execution) once(ctx context.Context) (json.RawMessage, error) {
 
 // retrying runs f again while it fails because a document read as a snapshot
 // changed before the commit (a failed precondition, or a document created
-// meanwhile).
+// meanwhile) or Firestore aborted it for contention.
 func (x *execution) retrying(ctx context.Context, f func() error) error {
-	for i := 0; ; i++ {
+	b := x.st.backoff()
+	for {
 		err := f()
-		code := status.Code(err)
-		if (code == codes.FailedPrecondition || code == codes.AlreadyExists) && i < maxReruns && ctx.Err() == nil {
-			continue
+		switch status.Code(err) {
+		case codes.FailedPrecondition, codes.AlreadyExists, codes.Aborted:
+			if b.wait(ctx) {
+				continue
+			}
 		}
 		return err
+	}
+}
+
+// backoff spaces the runs of a contended action: jittered, doubling from
+// 5 ms to 400 ms, within the store's retry budget.
+type backoff struct {
+	until time.Time
+	next  time.Duration
+}
+
+func (st *Store) backoff() *backoff {
+	budget := st.RetryBudget
+	if budget == 0 {
+		budget = DefaultRetryBudget
+	}
+	return &backoff{until: time.Now().Add(budget), next: 5 * time.Millisecond}
+}
+
+// wait sleeps before the next run and reports whether there is time for one.
+func (b *backoff) wait(ctx context.Context) bool {
+	d := b.next/2 + time.Duration(rand.Int64N(int64(b.next)))
+	if time.Now().Add(d).After(b.until) || ctx.Err() != nil {
+		return false
+	}
+	b.next = min(2*b.next, 400*time.Millisecond)
+	select {
+	case <-time.After(d):
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 
@@ -484,23 +520,30 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 			return tx.Create(st.actionRef(gameID, a), rec)
 		})
 	}
-	for i := 0; ; i++ {
+	b := st.backoff()
+	for {
 		err := attempt()
-		code := status.Code(err)
-		if code == codes.FailedPrecondition && i < maxReruns && ctx.Err() == nil {
-			continue // a snapshot read went stale: run again on fresh documents
-		}
-		if code == codes.AlreadyExists {
+		switch status.Code(err) {
+		case codes.FailedPrecondition, codes.Aborted:
+			// A snapshot read went stale, or Firestore aborted the transaction
+			// for contention: run again on fresh documents.
+			if b.wait(ctx) {
+				continue
+			}
+		case codes.AlreadyExists:
 			// A concurrent retry of the same action id committed first, or a
 			// document the action creates appeared meanwhile.
 			prev, rerr := recordedReply(st.actionRef(gameID, a).Get(ctx))
 			if rerr != nil {
 				return nil, rerr
 			}
-			if prev == nil && i < maxReruns && ctx.Err() == nil {
+			if prev == nil && b.wait(ctx) {
 				continue
 			}
-			if prev == nil || prev.hash != hash {
+			if prev == nil {
+				return nil, err
+			}
+			if prev.hash != hash {
 				return nil, reused(a)
 			}
 			x.done.Session = prev.session

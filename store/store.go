@@ -22,6 +22,9 @@ type Store struct {
 	// FixedSeeds lets a create request choose a game's seed so a whole game
 	// replays. Only the local stack and tests set it; production never does.
 	FixedSeeds bool
+	// RetryBudget bounds how long a contended action keeps running again
+	// (0: DefaultRetryBudget).
+	RetryBudget time.Duration
 }
 
 // New returns a Store on client running the games of reg, with the real clock.

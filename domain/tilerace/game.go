@@ -149,8 +149,14 @@ type raceCreate struct {
 // Plan implements domain.Game: what each action's Spec reads, the team and
 // powerup tile its request names; admin actions also read the fog frontier
 // (teams' never do, so a completion reads nothing another team writes).
+//
+// The game document is read as a snapshot by every action: every team reads
+// it, so a locked read would make an admin's write (or the winning
+// completion's) wait behind all of them. A write back of it is conditional
+// on it being unchanged, and a loser runs again — so the first completion of
+// the final tile to commit wins and the others then find the race over.
 func (RaceGame) Plan(a domain.Action) (domain.Plan, error) {
-	game := domain.Locked(domain.GameDocID)
+	game := domain.Read{DocID: domain.GameDocID, Snapshot: true}
 	switch a.Type {
 	case domain.ActionCreate:
 		return domain.Plan{Scope: domain.ScopeCreate, Reads: []domain.Read{game}}, nil
