@@ -35,7 +35,8 @@ type Game interface {
 
 // SlotGame is the slot of the game document itself, games/{gameId}. The
 // platform keeps the header fields there (kind, status, version, players,
-// deadlineAt, seedHash, roomCode, timestamps) next to the game's "state".
+// deadlineAt, private, seedHash, hasRoom, timestamps) next to the game's
+// "state".
 // A game reads it like any other document; decode it with GameDoc.
 const SlotGame = "game"
 
@@ -214,7 +215,8 @@ type GameDoc[S any] struct {
 	Kind     string `json:"kind"`
 	Status   Status `json:"status"`
 	Version  int64  `json:"version"`
-	RoomCode string `json:"roomCode,omitempty"`
+	Private  bool   `json:"private,omitempty"`
+	HasRoom  bool   `json:"hasRoom,omitempty"` // its code is in private/room
 	SeedHash string `json:"seedHash,omitempty"`
 	State    S      `json:"state"`
 }

@@ -53,6 +53,9 @@ type Header struct {
 	Status   Status
 	Players  []string  // ids of the players seated in the game
 	Deadline time.Time // when Expire must run; zero for none
+	// Private: only the game's players know its room code; strangers cannot
+	// list it and cannot join it without the code.
+	Private bool
 }
 
 // Outcome is what an action did besides changing the state.

@@ -117,6 +117,7 @@ func (s *Server) gameEndpoint(e domain.Entry) http.HandlerFunc {
 func (s *Server) act(ctx context.Context, e domain.Entry, actor domain.Actor, env Envelope, body []byte) (any, error) {
 	kind := e.Kind()
 	a := domain.Action{ID: env.ActionID, Type: env.Type, Actor: actor, Payload: body}
+	room := ""
 	switch env.Type {
 	case domain.ActionQuickMatch:
 		t, err := store.QuickMatch(ctx, s.Store, kind, actor, env.ActionID, body)
@@ -141,7 +142,11 @@ func (s *Server) act(ctx context.Context, e domain.Entry, actor domain.Actor, en
 			if req.RoomCode == "" {
 				return nil, domain.Errorf(domain.EINVALID, "join needs a gameId or a roomCode")
 			}
-			id, err := s.Store.ResolveRoom(ctx, normalizeRoomCode(req.RoomCode))
+			room = normalizeRoomCode(req.RoomCode)
+			if err := domain.CheckID("roomCode", room); err != nil {
+				return nil, err
+			}
+			id, err := s.Store.ResolveRoom(ctx, room)
 			if err != nil {
 				return nil, err
 			}
@@ -157,7 +162,7 @@ func (s *Server) act(ctx context.Context, e domain.Entry, actor domain.Actor, en
 			a.Secret = hash
 		}
 	}
-	reply, done, err := store.Run(ctx, s.Store, store.Request{Kind: kind, GameID: env.GameID, Action: a, ExpectVersion: env.Version, Seed: env.Seed})
+	reply, done, err := store.Run(ctx, s.Store, store.Request{Kind: kind, GameID: env.GameID, Action: a, ExpectVersion: env.Version, Seed: env.Seed, RoomCode: room})
 	if err != nil || done.Session == nil {
 		return reply, err
 	}

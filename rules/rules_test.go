@@ -36,6 +36,8 @@ var seeded = []string{
 	// admins, which the seeded game document does not say: see TestTileRaceFog)
 	"games/g1/private/board",
 	"games/g1/private/pools",
+	// the game's players only (games/g1's players are p1 and p2)
+	"games/g1/private/room",
 	// the owner's only
 	"players/p1/ledger/e1",
 	"players/p2/ledger/e2",
@@ -72,7 +74,11 @@ func seed(t *testing.T, e *env) {
 	w := fs.BulkWriter(ctx)
 	jobs := make([]*firestore.BulkWriterJob, len(seeded))
 	for i, p := range seeded {
-		job, err := w.Set(fs.Doc(p), map[string]any{"seeded": true, "path": p, "at": time.Now()})
+		doc := map[string]any{"seeded": true, "path": p, "at": time.Now()}
+		if p == "games/g1" { // a private game of alice's and bob's
+			doc["players"], doc["private"] = []string{alice.uid, bob.uid}, true
+		}
+		job, err := w.Set(fs.Doc(p), doc)
 		if err != nil {
 			t.Fatalf("seed %s: %v", p, err)
 		}
@@ -150,6 +156,7 @@ func TestGet(t *testing.T) {
 		{"games/g1/ledger/t1-1", signedIn},
 		{"games/g1/private/board", nobody},
 		{"games/g1/private/pools", only(admin, master)},
+		{"games/g1/private/room", only(alice, bob)},
 		{"games/g1/private/cred-team-t1", nobody},
 		{"games/g1/private/cred-admin-a1", nobody},
 		{"players/p1/ledger/e1", only(alice)},
@@ -225,7 +232,8 @@ func TestList(t *testing.T) {
 		group      bool // a collection-group query over every collection of that id
 		who        []caller
 	}{
-		{"games", false, signedIn},
+		// A query of games must ask for public ones (TestListPublicGames).
+		{"games", false, nobody},
 		{"games/g1/events", false, signedIn},
 		{"players", false, signedIn},
 		{"leaderboards", false, signedIn},
@@ -330,7 +338,6 @@ func TestListReturnsDocuments(t *testing.T) {
 		c          caller
 		want       string
 	}{
-		{"games", alice, "/documents/games/g1"},
 		{"games/g1/events", team, "/documents/games/g1/events/000000000001"},
 		{"players/p1/ledger", alice, "/documents/players/p1/ledger/e1"},
 	} {
@@ -450,6 +457,33 @@ func TestTileRaceFog(t *testing.T) {
 				wantAccess(t, "get "+p, c, false, e.get(t, c, p))
 			}
 			wantAccess(t, "list private", c, false, e.listDocs(t, c, "games/g1/private"))
+		}
+	}
+}
+
+// TestListPublicGames: a query of games must ask for public ones
+// (private == false), and then finds only those; a private game is not
+// listed to anyone, though its players may read it and its room code.
+func TestListPublicGames(t *testing.T) {
+	e := setup(t)
+	fs := storetest.ClientFor(t, e.project)
+	if _, err := fs.Doc("games/pub").Set(context.Background(), map[string]any{"private": false, "players": []string{}}); err != nil {
+		t.Fatal(err)
+	}
+	query := func(c caller) reply {
+		return e.call(t, c, http.MethodPost, ":runQuery", map[string]any{"structuredQuery": map[string]any{
+			"from": []any{map[string]any{"collectionId": "games"}},
+			"where": map[string]any{"fieldFilter": map[string]any{
+				"field": map[string]any{"fieldPath": "private"}, "op": "EQUAL", "value": map[string]any{"booleanValue": false}}},
+		}})
+	}
+	for _, c := range everyone {
+		r := query(c)
+		wantAccess(t, "query public games", c, contains(signedIn, c), r)
+		if r.allowed() {
+			if !strings.Contains(string(r.body), "/documents/games/pub") || strings.Contains(string(r.body), "/documents/games/g1\"") {
+				t.Errorf("public games as %s: got %s, want games/pub and not games/g1", c.name, r.body)
+			}
 		}
 	}
 }

@@ -21,45 +21,12 @@ const (
 	fDeadlineAt = "deadlineAt"
 	fSeedHash   = "seedHash"
 	fSeed       = "seed"
-	fRoomCode   = "roomCode"
+	fPrivate    = "private"
+	fHasRoom    = "hasRoom"
+	docRoom     = "room" // games/{id}/private/room: the room code, for the game's players
 	fCreatedAt  = "createdAt"
 	fUpdatedAt  = "updatedAt"
 )
-
-// game is a game document as read inside a transaction.
-type game[S any] struct {
-	ID       string
-	Kind     string
-	Version  int64
-	State    S
-	RoomCode string
-}
-
-// loadGame reads games/{id} in tx. It returns ENOTFOUND when there is no such
-// game of this kind.
-func loadGame[S any](tx *firestore.Transaction, st *Store, kind, id string) (*game[S], error) {
-	if id == "" {
-		return nil, domain.Errorf(domain.EINVALID, "gameId is required")
-	}
-	snap, err := tx.Get(st.gameRef(id))
-	if status.Code(err) == codes.NotFound {
-		return nil, domain.Errorf(domain.ENOTFOUND, "no %s game %q", kind, id)
-	}
-	if err != nil {
-		return nil, err
-	}
-	data := snap.Data()
-	if k, _ := data[fKind].(string); k != kind {
-		return nil, domain.Errorf(domain.ENOTFOUND, "no %s game %q", kind, id)
-	}
-	g := &game[S]{ID: id, Kind: kind}
-	g.Version, _ = data[fVersion].(int64)
-	g.RoomCode, _ = data[fRoomCode].(string)
-	if err := fromFirestore(data[fState], &g.State); err != nil {
-		return nil, err
-	}
-	return g, nil
-}
 
 // gameFields are the fields a state change rewrites on the game document.
 func gameFields(h domain.Header, state any, version int64, now time.Time) ([]firestore.Update, error) {
@@ -81,6 +48,7 @@ func gameFields(h domain.Header, state any, version int64, now time.Time) ([]fir
 		{Path: fVersion, Value: version},
 		{Path: fPlayers, Value: players},
 		{Path: fDeadlineAt, Value: deadline},
+		{Path: fPrivate, Value: h.Private},
 		{Path: fUpdatedAt, Value: now},
 	}, nil
 }
@@ -95,13 +63,14 @@ func newGameDoc(kind string, h domain.Header, state any, seedHash, roomCode stri
 	for _, f := range fields {
 		doc[f.Path] = f.Value
 	}
-	if roomCode != "" {
-		doc[fRoomCode] = roomCode
-	}
+	doc[fHasRoom] = roomCode != ""
 	return doc, nil
 }
 
 // createGame writes a new game, its private seed and its room (if any) in tx.
+// The room code is kept out of the game document, which anyone may read: it
+// is in games/{id}/private/room, which only the game's players may read, and
+// in rooms/{code}, which only the server reads.
 func createGame(tx *firestore.Transaction, st *Store, kind, id string, h domain.Header, state any, seed, roomCode string, now time.Time) error {
 	doc, err := newGameDoc(kind, h, state, domain.SeedHash(seed), roomCode, now)
 	if err != nil {
@@ -114,9 +83,25 @@ func createGame(tx *firestore.Transaction, st *Store, kind, id string, h domain.
 		return err
 	}
 	if roomCode != "" {
+		if err := tx.Create(st.gameRef(id).Collection(colPrivate).Doc(docRoom), map[string]any{"code": roomCode, fCreatedAt: now}); err != nil {
+			return err
+		}
 		return tx.Create(st.roomRef(roomCode), map[string]any{"gameId": id, fKind: kind, fCreatedAt: now})
 	}
 	return nil
+}
+
+// roomCodeOf reads a game's room code in tx ("" when it has none).
+func (st *Store) roomCodeOf(tx *firestore.Transaction, gameID string) (string, error) {
+	snap, err := tx.Get(st.gameRef(gameID).Collection(colPrivate).Doc(docRoom))
+	if notFound(err) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	code, _ := snap.Data()["code"].(string)
+	return code, nil
 }
 
 // GameDoc reads the public game document (for tests and tools).

@@ -27,6 +27,9 @@ type Request struct {
 	ExpectVersion *int64
 	// Seed is a create's chosen seed: only when Store.FixedSeeds.
 	Seed string
+	// RoomCode is the code a join came with: a private game is joined with
+	// its code only.
+	RoomCode string
 }
 
 // Reply is what an action returns to its caller, and what a retry gets again.
@@ -204,6 +207,9 @@ func (x *execution) run(ctx context.Context, tx *firestore.Transaction, now time
 			if err := at.checkGame(); err != nil {
 				return nil, err
 			}
+			if err := at.checkRoom(); err != nil {
+				return nil, err
+			}
 		}
 		ch, err := guard(func() (domain.Change, error) { return x.entry.Game.Run(at.rs.docs, a, env) })
 		var need *domain.NeedDocs
@@ -242,6 +248,24 @@ func (at *attempt) checkGame() error {
 	return nil
 }
 
+// checkRoom lets only those who have the room code join a private game.
+//
+// Errors: EFORBIDDEN.
+func (at *attempt) checkRoom() error {
+	x := at.x
+	if x.req.Action.Type != domain.ActionJoin || !at.game.Private || x.req.Action.Actor.Role == domain.RoleSystem {
+		return nil
+	}
+	code, err := x.st.roomCodeOf(at.tx, x.req.GameID)
+	if err != nil {
+		return err
+	}
+	if code == "" || x.req.RoomCode != code {
+		return domain.Errorf(domain.EFORBIDDEN, "this game is private: join it with its room code")
+	}
+	return nil
+}
+
 // reply is what the caller gets for a successful attempt.
 func (at *attempt) reply() Reply {
 	version := int64(0)
@@ -264,9 +288,22 @@ func (at *attempt) write() error {
 	x, tx, st, now := at.x, at.tx, at.x.st, at.now
 	gameID := x.req.GameID
 	kind := x.entry.Game.Kind()
+	room := ""
 	if w, ok := at.change.GameWrite(); ok && w.Header != nil && w.Header.Status == domain.StatusOver && !w.Create {
-		// The game ends: its seed is revealed. Read it before any write.
+		// The game ends: its seed is revealed and its room code freed. Read
+		// them before any write.
 		if _, err := at.seed(); err != nil {
+			return err
+		}
+		if at.game != nil && at.game.HasRoom {
+			var err error
+			if room, err = st.roomCodeOf(tx, gameID); err != nil {
+				return err
+			}
+		}
+	}
+	if room != "" {
+		if err := tx.Delete(st.roomRef(room)); err != nil {
 			return err
 		}
 	}
@@ -328,11 +365,6 @@ func (at *attempt) writeGame(w domain.Write) error {
 			return err
 		}
 		updates = append(updates, firestore.Update{Path: fSeed, Value: seed})
-		if at.game != nil && at.game.RoomCode != "" {
-			if err := tx.Delete(st.roomRef(at.game.RoomCode)); err != nil {
-				return err
-			}
-		}
 	}
 	var pre []firestore.Precondition
 	if since, ok := at.rs.snapshot[domain.GameDocID]; ok && !since.IsZero() {

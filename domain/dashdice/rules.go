@@ -23,7 +23,7 @@ func (Rules) Kind() string { return Kind }
 // the join deadline while waiting and the turn deadline (the odd/even call's
 // in turnDecider) after that; zero when the match has no timer or is over.
 func (Rules) Header(m Match) domain.Header {
-	h := domain.Header{Players: []string{m.Host.ID}}
+	h := domain.Header{Players: []string{m.Host.ID}, Private: m.Private}
 	if m.Opponent != nil {
 		h.Players = append(h.Players, m.Opponent.ID)
 	}

@@ -55,6 +55,9 @@ type Game struct {
 	// log has them all, with more detail.
 	Log       []Entry   `json:"log,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
+	// Private: only those given the room code may join, and the game is not
+	// listed among open games.
+	Private bool `json:"private,omitempty"`
 }
 
 // Player is one seated player, their position and the effects on them.

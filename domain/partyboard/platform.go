@@ -55,13 +55,17 @@ func NewPlatformGame() PlatformGame {
 				return Game{}, false, err
 			}
 			g, err := NewGame(a.GameID, a.Actor, b, env.Now)
+			g.Private = req.Private
 			return g, true, err
 		},
 	})}
 }
 
+// createRequest is the payload of a Party Board create. Every game gets a
+// room code; a private one can be joined only with it.
 type createRequest struct {
-	Board string `json:"board"`
+	Board   string `json:"board"`
+	Private bool   `json:"private"`
 }
 
 // Kind implements domain.Game.

@@ -26,7 +26,7 @@ func (Rules) Kind() string { return Kind }
 // Header implements domain.Rules: waiting in the lobby, active while playing,
 // over at the end. Party Board has no timers, so Deadline is always zero.
 func (Rules) Header(g Game) domain.Header {
-	h := domain.Header{Players: g.PlayerIDs(), Status: domain.StatusActive}
+	h := domain.Header{Players: g.PlayerIDs(), Status: domain.StatusActive, Private: g.Private}
 	switch g.Phase {
 	case PhaseLobby:
 		h.Status = domain.StatusWaiting
