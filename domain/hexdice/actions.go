@@ -7,19 +7,14 @@ import (
 	"github.com/meeple-games/meeple/domain"
 )
 
-// hexField is a payload's target hex: "q" and "r" (pointers, so a missing
-// field is told from 0).
-type hexField struct {
-	Q *int `json:"q"`
-	R *int `json:"r"`
-}
-
-// hex returns the hex, EINVALID when a field is missing or off the map.
-func (s *step) hex(f hexField) (Hex, error) {
-	if f.Q == nil || f.R == nil {
+// hex returns a payload's target hex from its "q" and "r" fields (pointers,
+// so a missing field is told from 0), EINVALID when a field is missing or
+// the hex is off the map.
+func (s *step) hex(q, r *int) (Hex, error) {
+	if q == nil || r == nil {
 		return Hex{}, domain.Errorf(domain.EINVALID, "q and r are required: the target hex")
 	}
-	h := Hex{*f.Q, *f.R}
+	h := Hex{*q, *r}
 	if !s.m.Contains(h) {
 		return Hex{}, domain.Errorf(domain.EINVALID, "q, r: (%d,%d) is off the map (radius %d)", h.Q, h.R, s.m.Radius())
 	}
@@ -97,7 +92,8 @@ func (s *step) unitType(u UnitType, field string) (UnitStats, error) {
 func (s *step) buy(a domain.Actor, p []byte) error {
 	var req struct {
 		Unit UnitType `json:"unit"`
-		hexField
+		Q    *int     `json:"q"`
+		R    *int     `json:"r"`
 	}
 	if err := domain.DecodePayload(p, &req); err != nil {
 		return err
@@ -110,7 +106,7 @@ func (s *step) buy(a domain.Actor, p []byte) error {
 	if err != nil {
 		return err
 	}
-	h, err := s.hex(req.hexField)
+	h, err := s.hex(req.Q, req.R)
 	if err != nil {
 		return err
 	}
@@ -153,7 +149,8 @@ func (s *step) ready(i int) error {
 func (s *step) move(a domain.Actor, p []byte) error {
 	var req struct {
 		Troop *int `json:"troop"`
-		hexField
+		Q     *int `json:"q"`
+		R     *int `json:"r"`
 	}
 	if err := domain.DecodePayload(p, &req); err != nil {
 		return err
@@ -166,7 +163,7 @@ func (s *step) move(a domain.Actor, p []byte) error {
 	if err != nil {
 		return err
 	}
-	h, err := s.hex(req.hexField)
+	h, err := s.hex(req.Q, req.R)
 	if err != nil {
 		return err
 	}
@@ -224,7 +221,8 @@ func fieldError(field string, err error) error {
 func (s *step) attackAction(a domain.Actor, p []byte) error {
 	var req struct {
 		Troop *int `json:"troop"`
-		hexField
+		Q     *int `json:"q"`
+		R     *int `json:"r"`
 	}
 	if err := domain.DecodePayload(p, &req); err != nil {
 		return err
@@ -237,7 +235,7 @@ func (s *step) attackAction(a domain.Actor, p []byte) error {
 	if err != nil {
 		return err
 	}
-	h, err := s.hex(req.hexField)
+	h, err := s.hex(req.Q, req.R)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package hexdice
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 
@@ -138,6 +139,7 @@ func withTroops(g Game, troops ...Troop) Game {
 		tr.Ready = true
 		g.Troops = append(g.Troops, tr)
 	}
+	slices.SortFunc(g.Troops, func(a, b Troop) int { return a.ID - b.ID })
 	return g
 }
 
