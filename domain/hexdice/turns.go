@@ -60,7 +60,11 @@ func (s *step) suddenDeath(k int) {
 			i++
 			continue
 		}
+		// The storm counts as an attack for healing: a troop it hit does not
+		// heal it off at its owner's next turn (ruling 7 would otherwise
+		// cancel the first rounds of storm).
 		t.HP -= dmg
+		t.Engaged = true
 		s.emit(t.Owner, EventStorm, StormData{Troop: t.ID, Damage: dmg, HP: t.HP})
 		if t.HP <= 0 {
 			s.kill(i, CauseStorm, Neutral)
@@ -72,11 +76,19 @@ func (s *step) suddenDeath(k int) {
 
 // relocate moves HQ si to the nearest free safe hex: passable, no troop, no
 // structure, within the safe radius; ties go to the hex nearer the centre,
-// then the lower r, then the lower q. With no free safe hex it stays.
+// then the lower r, then the lower q, as seen from the HQ's own side (seat
+// 1 compares the hexes rotated by 180°, so on a symmetric board both HQs
+// move symmetrically). With no free safe hex it stays.
 func (s *step) relocate(si int) {
 	st := &s.g.Structures[si]
 	best, found := Hex{}, false
-	key := func(h Hex) [4]int { return [4]int{Distance(st.Hex, h), h.Length(), h.R, h.Q} }
+	key := func(h Hex) [4]int {
+		v := h
+		if st.Owner == 1 {
+			v = h.Rotate180()
+		}
+		return [4]int{Distance(st.Hex, h), h.Length(), v.R, v.Q}
+	}
 	for _, h := range s.m.g.all() {
 		if h.Length() > s.g.SafeRadius || !s.free(h) {
 			continue
