@@ -227,7 +227,6 @@ const (
 	CancelSlower  = "slower"  // a faster troop claimed the same hex
 	CancelTie     = "tie"     // troops of equal mobility claimed the same hex
 	CancelBlocked = "blocked" // the hex is held by a troop that does not leave
-	CancelSwap    = "swap"    // two enemies tried to trade hexes
 )
 
 // MoveCancelledData is the data of EventMoveCancelled.

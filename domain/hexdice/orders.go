@@ -358,11 +358,14 @@ type mover struct {
 //     gets it and the others' moves are cancelled ("slower"); if several
 //     share the highest mobility, all their moves are cancelled ("tie");
 //  2. then, until nothing changes: a move whose hex is held by a troop that
-//     stays (no move, or a cancelled one) is cancelled ("blocked"), and two
-//     enemies moving onto each other's hexes are both cancelled ("swap");
-//     friends may swap, and rings of three or more rotate;
-//  3. the remaining moves all happen. Paths were checked when the orders
-//     were given, against where every troop then stood.
+//     stays (no move, or a cancelled one) is cancelled ("blocked"), which
+//     may block the troop behind it in turn;
+//  3. the remaining moves all happen at once: a troop may move into a hex a
+//     friend leaves, friends may swap, rings of friends rotate. Enemies
+//     never swap: a move may not end on a hex an enemy holds when the
+//     orders are given. Paths were checked then too, against where every
+//     troop stood; troops moving at the same time do not block each other's
+//     paths.
 func (s *step) resolveMoves(plans [2]plan) {
 	var ms []*mover
 	for _, p := range plans {
@@ -418,13 +421,7 @@ func (s *step) resolveMoves(plans [2]plan) {
 				if occ := byFrom[mv.to]; occ == nil || !occ.live {
 					cancel(mv, CancelBlocked)
 					changed = true
-					continue
 				}
-			}
-			if o := byFrom[mv.to]; o != nil && o.live && o.to == mv.from && o.seat != mv.seat {
-				cancel(mv, CancelSwap)
-				cancel(o, CancelSwap)
-				changed = true
 			}
 		}
 	}

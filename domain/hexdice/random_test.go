@@ -127,6 +127,14 @@ func randomGame(t testing.TB, size Size, mode TurnMode, seed string, check bool)
 				gameOvers++
 			}
 		}
+		if check && step%25 == 0 && g.Phase == PhasePlaying {
+			// Every listed move is accepted (a sample of them, for speed).
+			for _, who := range []domain.Actor{alice, bob, carol} {
+				moves := pf.r.Legal(g, who)
+				rng.Shuffle(len(moves), func(i, j int) { moves[i], moves[j] = moves[j], moves[i] })
+				applyAll(t, pf.rules(), g, who, moves[:min(len(moves), 12)])
+			}
+		}
 		if check {
 			if !reflect.DeepEqual(before, g) {
 				require.Equal(t, before, g, "the input state was changed")
