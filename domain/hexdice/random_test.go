@@ -51,6 +51,13 @@ func (p *platform) store(out domain.Outcome) {
 // step when check is set. It returns the final state and the steps taken.
 func randomGame(t testing.TB, size Size, mode TurnMode, seed string, check bool) (Game, int) {
 	t.Helper()
+	return randomGameUntil(t, size, mode, seed, check, 0)
+}
+
+// randomGameUntil is randomGame stopping at the start of round stop (0:
+// at the end), for a state in mid-game.
+func randomGameUntil(t testing.TB, size Size, mode TurnMode, seed string, check bool, stop int) (Game, int) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(hash(seed), 7))
 	pf := &platform{r: Rules{}, private: map[string]Orders{}}
 	secs := []int{60, 90, 120}[rng.IntN(3)]
@@ -77,7 +84,13 @@ func randomGame(t testing.TB, size Size, mode TurnMode, seed string, check bool)
 			domain.Env{Now: now, Dice: domain.NewSeededDice(seed, seq)})
 	}
 	for step := 0; step < maxSteps; step++ {
+		if stop > 0 && g.Round >= stop && g.Phase == PhasePlaying {
+			return g, step
+		}
 		if g.Phase == PhaseOver {
+			if stop > 0 {
+				return g, step
+			}
 			if check {
 				require.Equal(t, 1, gameOvers, "one gameOver per game")
 			}
