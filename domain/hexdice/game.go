@@ -201,7 +201,10 @@ func NewGame(id string, host domain.Actor, opts Options, now time.Time) (Game, e
 	return newGame(id, host, opts, now, DefaultMaps)
 }
 
-// NewGame is NewGame with the rules' map source.
+// NewGame creates a room as the package-level NewGame does, generating the
+// map through the rules' MapSource.
+//
+// Errors: as NewGame.
 func (r Rules) NewGame(id string, host domain.Actor, opts Options, now time.Time) (Game, error) {
 	return newGame(id, host, opts, now, r.maps())
 }

@@ -93,6 +93,9 @@ func randomGameUntil(t testing.TB, size Size, mode TurnMode, seed string, check 
 			}
 			if check {
 				require.Equal(t, 1, gameOvers, "one gameOver per game")
+				// The shared map was not changed by a whole game on it.
+				require.Equal(t, m.Hash(), m.contentHash())
+				checkMap(t, m, g.Config)
 			}
 			return g, step
 		}
@@ -279,7 +282,10 @@ func randomOrders(rng *rand.Rand, g Game, m *Map, seat Seat) Orders {
 }
 
 func TestRandomGames(t *testing.T) {
-	games := map[Size]int{Small: 6, Medium: 3, Large: 2}
+	games := map[Size]int{Small: 16, Medium: 8, Large: 4}
+	if raceEnabled {
+		games = map[Size]int{Small: 4, Medium: 2, Large: 1}
+	}
 	if testing.Short() {
 		games = map[Size]int{Small: 3, Medium: 2, Large: 1}
 	}
