@@ -60,7 +60,7 @@ const (
 	StandUpCost = 3
 
 	// LogSize is how many lines Match.Log keeps (the newest).
-	LogSize = 40
+	LogSize = 20
 
 	// maxBounces bounds one chain of ball bounces (see ball.go).
 	maxBounces = 100

@@ -287,37 +287,37 @@ func gameOver(t testing.TB, evs []domain.Event) *domain.GameOver {
 	return found
 }
 
-// checkInvariants checks what must hold of every reachable state.
-func checkInvariants(t testing.TB, m Match) {
+// checkInvariants checks what must hold of every reachable state, and
+// returns its JSON.
+func checkInvariants(t testing.TB, m Match) string {
 	t.Helper()
 	b, err := json.Marshal(m)
 	require.NoError(t, err)
 	var back Match
 	require.NoError(t, json.Unmarshal(b, &back))
-	require.Equal(t, m, back, "JSON round trip")
-	b2, err := json.Marshal(back)
-	require.NoError(t, err)
-	require.Equal(t, string(b), string(b2), "JSON round trip, bytes")
+	require.Equal(t, m, back, "JSON round trip") // so marshalling back gives b again
 
 	h := Rules{}.Header(m)
 	require.Equal(t, m.Home.Coach, h.Players[0])
 	require.Len(t, m.Log, min(len(m.Log), LogSize))
 
-	// One player per square; positions agree with states.
+	// One player per square; positions agree with states. (Plain checks in
+	// these loops: require's bookkeeping would dominate the random matches.)
 	var occ [Width][Height]string
 	for _, side := range []Side{Home, Away} {
 		for _, p := range m.side(side).Players {
-			if p.OnPitch() {
-				require.True(t, p.Pos.OnPitch(), "%s is on the pitch at %v", p.ID, p.Pos)
-				require.Empty(t, occ[p.Pos.X][p.Pos.Y], "%s and %s on %v", p.ID, occ[p.Pos.X][p.Pos.Y], p.Pos)
+			switch {
+			case p.OnPitch() && !p.Pos.OnPitch():
+				t.Fatalf("%s is %s at %v, off the pitch", p.ID, p.State, p.Pos)
+			case p.OnPitch() && occ[p.Pos.X][p.Pos.Y] != "":
+				t.Fatalf("%s and %s on %v", p.ID, occ[p.Pos.X][p.Pos.Y], p.Pos)
+			case p.OnPitch():
 				occ[p.Pos.X][p.Pos.Y] = p.ID
-			} else {
-				require.Equal(t, offPitch, p.Pos, "%s (%s) is off the pitch", p.ID, p.State)
-				require.Contains(t, []PlayerState{StateReserve, StateDead}, p.State)
-				require.False(t, p.Acted)
+			case p.Pos != offPitch || (p.State != StateReserve && p.State != StateDead) || p.Acted:
+				t.Fatalf("%s is %s at %v, acted %v", p.ID, p.State, p.Pos, p.Acted)
 			}
-			if side != m.Active {
-				require.False(t, p.Acted, "%s of the side not on turn has acted", p.ID)
+			if side != m.Active && p.Acted {
+				t.Fatalf("%s of the side not on turn has acted", p.ID)
 			}
 		}
 	}
@@ -377,7 +377,9 @@ func checkInvariants(t testing.TB, m Match) {
 			require.Equal(t, want, m.Active, "turns alternate from the half's starter")
 			for _, side := range []Side{Home, Away} {
 				for _, p := range m.side(side).Players {
-					require.NotEqual(t, StateReserve, p.State, "nobody in reserve in play")
+					if p.State == StateReserve {
+						t.Fatalf("%s in reserve in play", p.ID)
+					}
 				}
 			}
 		} else {
@@ -385,15 +387,14 @@ func checkInvariants(t testing.TB, m Match) {
 			require.Contains(t, []Side{Home, Away}, m.Placing)
 			require.Less(t, m.HalfTurns, 2*n)
 			for _, side := range []Side{Home, Away} {
+				placed := side != m.Placing && m.Placing == m.Offense
 				for _, p := range m.side(side).Players {
-					placed := side != m.Placing && m.Placing == m.Offense
 					switch {
 					case p.State == StateDead:
-					case placed:
-						require.Equal(t, StateStanding, p.State)
-						require.True(t, InHalf(side, p.Pos), "%s placed in his half", p.ID)
-					default:
-						require.Equal(t, StateReserve, p.State)
+					case placed && (p.State != StateStanding || !InHalf(side, p.Pos)):
+						t.Fatalf("%s is %s on %v in setup: want standing in his half", p.ID, p.State, p.Pos)
+					case !placed && p.State != StateReserve:
+						t.Fatalf("%s is %s in setup before his placement", p.ID, p.State)
 					}
 				}
 			}
@@ -433,4 +434,5 @@ func checkInvariants(t testing.TB, m Match) {
 	default:
 		t.Fatalf("unknown phase %q", m.Phase)
 	}
+	return string(b)
 }

@@ -138,6 +138,11 @@ func (s *step) finish(winner Side, reason string) {
 	m := &s.m
 	m.Phase = PhaseOver
 	m.Active, m.Placing = "", ""
+	for _, side := range []Side{Home, Away} {
+		for i := range m.side(side).Players {
+			m.side(side).Players[i].Acted = false
+		}
+	}
 	m.Deadline = time.Time{}
 	m.EndReason = reason
 	m.EndedAt = s.now
