@@ -92,7 +92,8 @@ func (p pl) fallen() pl              { p.down = true; return p }
 
 // scene returns a match in play, half 1, home's first turn, home on offense,
 // with exactly the players given: home's are h1, h2, … and away's a1, a2, …
-// in order. The ball is out of play until withBall or carriedBy.
+// in order. The ball lies loose out of the way on (12,10) until withBall or
+// carriedBy.
 func scene(t testing.TB, players ...pl) Match {
 	t.Helper()
 	o, err := Options{}.resolve()
@@ -102,7 +103,7 @@ func scene(t testing.TB, players ...pl) Match {
 		Away:         TeamSide{Coach: ben.ID, CoachName: ben.Name, TeamID: "blues", TeamName: "Blues"},
 		FirstOffense: Home, CoinDie: 1, Half: 1, Drive: 1, Offense: Home, Active: Home, HalfStarter: Home,
 		HalfTurns: 1, Turn: 1, Deadline: t0.Add(DefaultTurnSeconds * time.Second),
-		Ball: Ball{State: BallNone, Pos: offPitch}}
+		Ball: Ball{State: BallLoose, Pos: Square{12, 10}}}
 	m.Home.Turns = 1
 	for _, p := range players {
 		ts := m.side(p.side)
@@ -113,6 +114,9 @@ func scene(t testing.TB, players ...pl) Match {
 			mp.State = StateDown
 		}
 		ts.Players = append(ts.Players, mp)
+	}
+	if _, taken := m.at(m.Ball.Pos); taken {
+		t.Fatalf("a scene player on the ball's square %v", m.Ball.Pos)
 	}
 	return m
 }
