@@ -134,13 +134,14 @@ func withBall(m Match, x, y int) Match {
 	return m
 }
 
-// carriedBy gives the ball to player id.
+// carriedBy gives the ball to player id; his side is on offense.
 func carriedBy(m Match, id string) Match {
 	side, i, ok := m.find(id)
 	if !ok {
 		panic("no player " + id)
 	}
 	m.Ball = Ball{State: BallCarried, Pos: m.side(side).Players[i].Pos, Carrier: id}
+	m.Offense = side
 	return m
 }
 
