@@ -2,10 +2,12 @@ package codebowl
 
 import "time"
 
-// Event types. Event.Player is the coach id of the side the event concerns
-// (the acting coach for an action, the coach whose time ran out for a
-// timeout); empty only for a drawn gameOver. Every roll is reported with the
-// chance it was made against, so a client can show "62 % → rolled 71: tripped".
+// Event types. Event.Player is the coach who acted (Apply), who joined
+// (Join), or whose time ran out (Expire; the home coach for a cancelled
+// wait); the gameOver event names the winner instead, and nobody on a draw.
+// The data say which side and player each event is about. Every roll is
+// reported with the chance it was made against, so a client can show
+// "62 % → rolled 71: tripped".
 const (
 	EventJoined       = "joined"       // JoinedData
 	EventCoinFlipped  = "coinFlipped"  // CoinFlippedData

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
@@ -56,13 +57,18 @@ type game struct {
 	style int
 }
 
-func newGame(t testing.TB, seed string, check bool) *game {
+// newGame starts a random match: random teams and, unless opts is given,
+// random options.
+func newGame(t testing.TB, seed string, check bool, opts *Options) *game {
 	t.Helper()
 	r := rand.New(rand.NewPCG(hash(seed), 7))
-	opts := Options{
+	o := Options{
 		TurnSeconds:  []int{0, NoTimer, 30}[r.IntN(3)],
 		TurnsPerHalf: []int{0, 6, 2, 1}[r.IntN(4)],
 		Armor:        r.IntN(2) == 0,
+	}
+	if opts != nil {
+		o = *opts
 	}
 	home, err := NewTeam("reds", ann.ID, randomSpec(r, "Reds"))
 	require.NoError(t, err)
@@ -71,7 +77,7 @@ func newGame(t testing.TB, seed string, check bool) *game {
 	if r.IntN(4) == 0 { // a team that lost players before
 		home, _ = RemoveDead(home, []string{home.Players[1].ID, home.Players[4].ID})
 	}
-	m, err := NewMatch("g-"+seed, ann, home, opts, t0)
+	m, err := NewMatch("g-"+seed, ann, home, o, t0)
 	require.NoError(t, err)
 	m, _, err = Join(m, ben, away, domain.Env{Now: t0, Dice: domain.NewSeededDice(seed, 0)})
 	require.NoError(t, err)
@@ -113,6 +119,10 @@ func (g *game) step() {
 	if g.check && g.snap == "" {
 		g.snap = checkInvariants(t, m)
 	}
+	var before Match
+	if g.check {
+		before = m.clone()
+	}
 	var (
 		next Match
 		out  domain.Outcome
@@ -142,7 +152,9 @@ func (g *game) step() {
 		}
 	}
 	if g.check {
-		require.Equal(t, g.snap, snapshot(t, m), "step %d changed its input", g.seq)
+		if !reflect.DeepEqual(before, m) {
+			t.Fatalf("step %d (%s) changed its input", g.seq, what)
+		}
 		g.snap = checkInvariants(t, next)
 		g.checkStep(m, next, out)
 		if g.legal && r.IntN(15) == 0 {
@@ -287,8 +299,10 @@ func (g *game) refusal() {
 	got, out, err := Rules{}.Apply(m, a, domain.Env{Now: g.now, Dice: domain.Script()})
 	require.Error(t, err, "%s by %s must be refused", a.Type, a.Actor.ID)
 	require.Contains(t, []string{domain.EINVALID, domain.ECONFLICT, domain.EFORBIDDEN}, domain.ErrorCode(err))
-	require.Equal(t, g.snap, snapshot(t, m))
-	require.Equal(t, g.snap, snapshot(t, got), "a refused action returns the state unchanged")
+	if !reflect.DeepEqual(m, got) {
+		t.Fatalf("a refused %s returned a changed state", a.Type)
+	}
+	require.Equal(t, g.snap, snapshot(t, m), "a refused action changed its input")
 	require.Empty(t, out.Events)
 }
 
@@ -358,14 +372,17 @@ func (g *game) checkStep(prev, next Match, out domain.Outcome) {
 }
 
 func TestRandomMatches(t *testing.T) {
-	games := 300
-	if testing.Short() || raceEnabled {
-		games = 120
+	games := 400
+	switch {
+	case testing.Short():
+		games = 60
+	case raceEnabled:
+		games = 160 // keeps the package under ~15 s with -race on 2 cores
 	}
 	reasons := map[string]int{}
 	steps, scores, deaths := 0, 0, 0
 	for i := 0; i < games; i++ {
-		g := newGame(t, fmt.Sprintf("rnd-%d", i), true)
+		g := newGame(t, fmt.Sprintf("rnd-%d", i), true, nil)
 		g.legal = i%10 == 0
 		steps += g.play()
 		reasons[g.m.EndReason]++
@@ -414,17 +431,78 @@ func BenchmarkLegal(b *testing.B) {
 	}
 }
 
+// BenchmarkMatch plays whole random matches (Legal, a pick, Apply or Expire
+// and the seeded dice at each step), with the default options and with
+// random ones.
 func BenchmarkMatch(b *testing.B) {
-	b.ReportAllocs()
-	steps, i := 0, 0
-	var size int
-	for b.Loop() {
-		g := newGame(b, fmt.Sprintf("bench-%d", i), false)
-		steps += g.play()
-		bs, _ := json.Marshal(g.m)
-		size += len(bs)
-		i++
+	for _, c := range []struct {
+		name string
+		opts *Options
+	}{{"default", &Options{}}, {"random-options", nil}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			steps, i := 0, 0
+			var size int
+			for b.Loop() {
+				g := newGame(b, fmt.Sprintf("bench-%d", i), false, c.opts)
+				steps += g.play()
+				bs, _ := json.Marshal(g.m)
+				size += len(bs)
+				i++
+			}
+			b.ReportMetric(float64(steps)/float64(i), "steps/match")
+			b.ReportMetric(float64(size)/float64(i), "final-JSON-bytes")
+		})
 	}
-	b.ReportMetric(float64(steps)/float64(i), "steps/match")
-	b.ReportMetric(float64(size)/float64(i), "final-JSON-bytes")
+}
+
+// BenchmarkApply replays the actions of recorded default matches through
+// Apply (and Expire) alone: ns/op is the cost of one action.
+func BenchmarkApply(b *testing.B) {
+	type rec struct {
+		m      Match
+		a      *domain.Action // nil: Expire
+		seed   string
+		seq    int64
+		now    time.Time
+		expire bool
+	}
+	var recs []rec
+	var sizes, states int
+	for i := 0; len(recs) < 2000; i++ {
+		g := newGame(b, fmt.Sprintf("apply-%d", i), false, &Options{})
+		for g.m.Phase != PhaseOver {
+			before := g.m
+			g.seq++
+			dl := Rules{}.Header(before).Deadline
+			if !dl.IsZero() && g.r.IntN(25) == 0 {
+				recs = append(recs, rec{m: before, seed: g.seed, seq: g.seq, now: dl, expire: true})
+				g.m, _, _ = Rules{}.Expire(before, domain.Env{Now: dl, Dice: domain.NewSeededDice(g.seed, g.seq)})
+			} else {
+				a := g.pick()
+				recs = append(recs, rec{m: before, a: &a, seed: g.seed, seq: g.seq, now: t0})
+				var err error
+				g.m, _, err = Rules{}.Apply(before, a, domain.Env{Now: t0, Dice: domain.NewSeededDice(g.seed, g.seq)})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			bs, _ := json.Marshal(g.m)
+			sizes += len(bs)
+			states++
+		}
+	}
+	b.ReportAllocs()
+	k := 0
+	for b.Loop() {
+		r := recs[k%len(recs)]
+		k++
+		d := domain.NewSeededDice(r.seed, r.seq)
+		if r.expire {
+			_, _, _ = Rules{}.Expire(r.m, domain.Env{Now: r.now, Dice: d})
+		} else if _, _, err := (Rules{}).Apply(r.m, *r.a, domain.Env{Now: r.now, Dice: d}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(sizes)/float64(states), "state-JSON-bytes")
 }
