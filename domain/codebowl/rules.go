@@ -77,8 +77,9 @@ func (s *step) logf(format string, args ...any) {
 	if s.m.Phase == PhasePlay && s.m.Active != "" {
 		line = fmt.Sprintf("H%d T%d %s: %s", s.m.Half, s.m.Turn, s.m.Active, line)
 	}
-	if len(s.m.Log) >= LogSize {
-		s.m.Log = append(s.m.Log[:0:0], s.m.Log[len(s.m.Log)-LogSize+1:]...)
+	if len(s.m.Log) >= LogSize { // the step's clone owns its Log: shift in place
+		n := copy(s.m.Log, s.m.Log[len(s.m.Log)-LogSize+1:])
+		s.m.Log = s.m.Log[:n]
 	}
 	s.m.Log = append(s.m.Log, line)
 }
