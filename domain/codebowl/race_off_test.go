@@ -1,0 +1,5 @@
+//go:build !race
+
+package codebowl
+
+const raceEnabled = false

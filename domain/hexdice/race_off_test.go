@@ -1,0 +1,5 @@
+//go:build !race
+
+package hexdice
+
+const raceEnabled = false
