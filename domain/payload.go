@@ -4,11 +4,22 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
+	"sort"
+	"strings"
 )
 
-// DecodePayload fills v from an action's payload (the whole request body),
-// taking only the fields v names; a nil v only checks the payload is a JSON
-// object. An empty payload counts as {}. Every game's rules decode with it.
+// Envelope are the fields of every request the platform reads itself; a
+// payload may hold them and games never see them as fields.
+var Envelope = []string{"gameId", "actionId", "type", "version"}
+
+// DecodePayload fills v from an action's payload (the request body; the
+// envelope's fields are skipped, and the platform has already taken out
+// what it handles itself: a create's seed, a join's roomCode, a password).
+// It is strict: a field v does not name is refused, naming it and the fields
+// the action takes, so a typo surfaces instead of being ignored. A nil v
+// takes no fields. An empty payload counts as {}. Every game's rules decode
+// with it.
 //
 // Errors: EINVALID, naming the field at fault.
 func DecodePayload(p json.RawMessage, v any) error {
@@ -19,17 +30,76 @@ func DecodePayload(p json.RawMessage, v any) error {
 	if p[0] != '{' || !json.Valid(p) {
 		return Errorf(EINVALID, "malformed payload: the request body must be a JSON object")
 	}
-	if v == nil { // no fields needed
-		return nil
+	if v == nil {
+		v = &struct{}{}
 	}
-	if err := json.Unmarshal(p, v); err != nil {
+	// Strictly, without the envelope, into a scratch value: to find unknown
+	// fields. Then into v from the bytes as sent, so raw fields (an uploaded
+	// file) keep them exactly.
+	strict := p
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(p, &m); err != nil {
+		return Errorf(EINVALID, "malformed payload: the request body must be a JSON object")
+	}
+	n := len(m)
+	for _, f := range Envelope {
+		delete(m, f)
+	}
+	if len(m) != n {
+		strict, _ = json.Marshal(m)
+	}
+	scratch := reflect.New(reflect.TypeOf(v).Elem()).Interface()
+	dec := json.NewDecoder(bytes.NewReader(strict))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(scratch)
+	if err == nil {
+		err = json.Unmarshal(p, v)
+	}
+	if err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
 			return Errorf(EINVALID, "field %q must be %s", te.Field, jsonKind(te.Type.Kind().String()))
 		}
+		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			known := FieldNames(v)
+			if len(known) == 0 {
+				return Errorf(EINVALID, "unknown field %s: this action takes no fields", field)
+			}
+			return Errorf(EINVALID, "unknown field %s: this action takes %s", field, strings.Join(known, ", "))
+		}
 		return Errorf(EINVALID, "malformed payload: the request body must be a JSON object")
 	}
 	return nil
+}
+
+// FieldNames lists the JSON field names a struct (or pointer to one) decodes,
+// embedded structs' included, sorted.
+func FieldNames(v any) []string {
+	t := reflect.TypeOf(v)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || (!f.IsExported() && !f.Anonymous) {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			out = append(out, FieldNames(reflect.New(f.Type).Interface())...)
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func jsonKind(goKind string) string {

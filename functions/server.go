@@ -116,17 +116,32 @@ func (s *Server) gameEndpoint(e domain.Entry) http.HandlerFunc {
 // act runs one decoded, authenticated request of game e.
 func (s *Server) act(ctx context.Context, e domain.Entry, actor domain.Actor, env Envelope, body []byte) (any, error) {
 	kind := e.Kind()
-	a := domain.Action{ID: env.ActionID, Type: env.Type, Actor: actor, Payload: body}
+	var drop []string // what the platform takes out of the game's payload
+	switch env.Type {
+	case domain.ActionCreate:
+		drop = append(drop, "seed")
+	case domain.ActionJoin:
+		drop = append(drop, "roomCode")
+	}
+	pw, hasPassword := e.Game.(domain.Passworder)
+	if hasPassword && pw.PasswordMin(env.Type) > 0 {
+		drop = append(drop, "password")
+	}
+	payload, err := withoutFields(body, drop...)
+	if err != nil {
+		return nil, err
+	}
+	a := domain.Action{ID: env.ActionID, Type: env.Type, Actor: actor, Payload: payload}
 	room := ""
 	switch env.Type {
 	case domain.ActionQuickMatch:
-		t, err := store.QuickMatch(ctx, s.Store, kind, actor, env.ActionID, body)
+		t, err := store.QuickMatch(ctx, s.Store, kind, actor, env.ActionID, payload)
 		if err != nil {
 			return nil, err
 		}
 		return store.Reply{GameID: t.GameID, Events: []domain.Event{}, Result: t}, nil
 	case domain.ActionLeaveQueue:
-		t, err := s.Store.LeaveQueue(ctx, kind, actor, body)
+		t, err := s.Store.LeaveQueue(ctx, kind, actor, payload)
 		if err != nil {
 			return nil, err
 		}
@@ -153,8 +168,8 @@ func (s *Server) act(ctx context.Context, e domain.Entry, actor domain.Actor, en
 			env.GameID = id
 		}
 	}
-	if p, ok := e.Game.(domain.Passworder); ok {
-		if min := p.PasswordMin(env.Type); min > 0 {
+	if hasPassword {
+		if min := pw.PasswordMin(env.Type); min > 0 {
 			hash, err := s.passwordOf(body, min)
 			if err != nil {
 				return nil, err
@@ -206,6 +221,26 @@ func (s *Server) passwordOf(body []byte, min int) (string, error) {
 		return "", err
 	}
 	return s.hashPassword(*pw.Password)
+}
+
+// withoutFields is body (a JSON object) without the given top-level fields:
+// what the platform reads itself is not the game's payload. A body without
+// any of them is returned as sent.
+//
+// Errors: EINVALID.
+func withoutFields(body []byte, fields ...string) (json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := decodeObject(body, &m); err != nil {
+		return nil, err
+	}
+	n := len(m)
+	for _, f := range fields {
+		delete(m, f)
+	}
+	if len(m) == n {
+		return body, nil
+	}
+	return json.Marshal(m)
 }
 
 // normalizeRoomCode lets people type a code in any case and with spaces.

@@ -167,7 +167,7 @@ func TestClassify(t *testing.T) {
 func TestJoin(t *testing.T) {
 	t.Run("seats the opponent", func(t *testing.T) {
 		now := t0.Add(time.Minute)
-		m, out := act(t, waiting(t, "classic"), bob, ActionJoin, payload("join", `"roomCode":"ABCD"`), now)
+		m, out := act(t, waiting(t, "classic"), bob, ActionJoin, payload("join", ""), now)
 		require.Equal(t, PhaseTurnDecider, m.Phase)
 		require.Equal(t, &Player{ID: "bob", Name: "Bob"}, m.Opponent)
 		require.Equal(t, now.Add(30*time.Second), m.TurnDeadline, "the call is timed")
