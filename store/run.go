@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"math/rand/v2"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"time"
 
 	"cloud.google.com/go/firestore"
