@@ -22,6 +22,11 @@ type Actor struct {
 	Name string `json:"name"`           // display name, recorded in events
 	Role Role   `json:"role"`           // what the token grants
 	Game string `json:"game,omitempty"` // the one game a scoped token is for
+	// Gen is the session generation the token was issued in: a principal's
+	// generation moves on when its sessions must end (a password change, a
+	// removal, signing out everywhere), and a token of an older one is
+	// refused (docs/security.md).
+	Gen int64 `json:"gen,omitempty"`
 }
 
 // System is the actor for work no player drives.

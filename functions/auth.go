@@ -96,7 +96,16 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	actor, err := s.signIn(r.Context(), req, body)
+	if req.Type == "signOutAll" {
+		out, err := s.signOutAll(r)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, out)
+		return
+	}
+	actor, err := s.signIn(r.Context(), req, body, s.source(r))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -109,7 +118,7 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, reply)
 }
 
-func (s *Server) signIn(ctx context.Context, req AuthRequest, body []byte) (domain.Actor, error) {
+func (s *Server) signIn(ctx context.Context, req AuthRequest, body []byte, source string) (domain.Actor, error) {
 	switch req.Type {
 	case "guest":
 		name, err := cleanName("nickname", req.Nickname)
@@ -143,13 +152,17 @@ func (s *Server) signIn(ctx context.Context, req AuthRequest, body []byte) (doma
 		if req.Username == "" || req.Password == "" {
 			return domain.Actor{}, domain.Errorf(domain.EINVALID, "username and password are required")
 		}
-		acct, err := s.Store.Login(ctx, req.Username, func(hash string) bool {
+		acct, err := s.Store.Login(ctx, req.Username, source, func(hash string) bool {
 			return bcrypt.CompareHashAndPassword([]byte(hash), []byte(req.Password)) == nil
 		})
 		if err != nil {
 			return domain.Actor{}, err
 		}
-		return domain.Actor{ID: acct.UID, Name: acct.Name, Role: domain.RolePlayer}, nil
+		gen, err := s.Store.SessionGen(ctx, acct.UID)
+		if err != nil {
+			return domain.Actor{}, err
+		}
+		return domain.Actor{ID: acct.UID, Name: acct.Name, Role: domain.RolePlayer, Gen: gen}, nil
 	}
 	for _, e := range s.Store.Games.Registry() {
 		for _, si := range e.SignIns {
@@ -159,7 +172,7 @@ func (s *Server) signIn(ctx context.Context, req AuthRequest, body []byte) (doma
 			if req.Password == "" {
 				return domain.Actor{}, domain.Errorf(domain.EINVALID, "password is required")
 			}
-			return s.Store.SignIn(ctx, e, si, body, func(hash string) bool {
+			return s.Store.SignIn(ctx, e, si, body, source, func(hash string) bool {
 				return bcrypt.CompareHashAndPassword([]byte(hash), []byte(req.Password)) == nil
 			})
 		}
@@ -173,7 +186,7 @@ func (s *Server) signIn(ctx context.Context, req AuthRequest, body []byte) (doma
 
 // signInTypes lists every type Auth takes.
 func (s *Server) signInTypes() []string {
-	types := []string{"guest", "register", "login"}
+	types := []string{"guest", "register", "login", "signOutAll"}
 	for _, e := range s.Store.Games.Registry() {
 		for _, si := range e.SignIns {
 			types = append(types, si.Type)

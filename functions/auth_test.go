@@ -3,7 +3,9 @@ package functions_test
 import (
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -43,17 +45,78 @@ func TestRegisterLoginAndThrottle(t *testing.T) {
 	require.Equal(t, uid, out["player"].(map[string]any)["id"], "usernames are case-insensitive")
 	require.Equal(t, "player", out["player"].(map[string]any)["role"])
 
-	for i := 0; i < store.MaxLoginFailures; i++ {
-		code, out = s.post("", "Auth", map[string]any{"type": "login", "username": "coach_1", "password": "wrong password"})
+	// A stranger guessing from one address slows only himself: after the
+	// free failures each attempt from there must wait, growing; the owner
+	// signs in from elsewhere at once.
+	login := func(source, pw string) (int, map[string]any) {
+		return s.postFrom(source, "", "Auth", map[string]any{"type": "login", "username": "coach_1", "password": pw})
+	}
+	for i := 0; i < store.FreeFailures; i++ {
+		code, out = login("203.0.113.7", "wrong password")
 		require.Equal(t, http.StatusUnauthorized, code, "attempt %d: %v", i+1, out)
 	}
-	code, out = s.post("", "Auth", map[string]any{"type": "login", "username": "coach_1", "password": "correct horse"})
-	require.Equal(t, http.StatusTooManyRequests, code, "throttled even with the right password: %v", out)
+	code, out = login("203.0.113.7", "correct horse")
+	require.Equal(t, http.StatusTooManyRequests, code, "the guesser's address waits, even with the right password: %v", out)
 	require.Equal(t, domain.ELIMIT, errCode(out))
+	code, out = login("198.51.100.2", "correct horse")
+	require.Equal(t, http.StatusOK, code, "the owner, from another address, is not locked out: %v", out)
+	s.advance(2 * time.Second)
+	code, out = login("203.0.113.7", "wrong password")
+	require.Equal(t, http.StatusUnauthorized, code, "after the wait, one more guess: %v", out)
+	code, out = login("203.0.113.7", "wrong password")
+	require.Equal(t, http.StatusTooManyRequests, code, "and the wait grows: %v", out)
+	s.advance(4 * time.Second)
+	code, out = login("203.0.113.7", "correct horse")
+	require.Equal(t, http.StatusOK, code, "the wait passed: %v", out)
+}
 
-	s.advance(store.LoginWindow)
-	code, out = s.post("", "Auth", map[string]any{"type": "login", "username": "coach_1", "password": "correct horse"})
-	require.Equal(t, http.StatusOK, code, "the window passed: %v", out)
+// TestSignInUnderContention: many wrong passwords at once for one account
+// from one address each get an answer a client can act on, never a 500.
+func TestSignInUnderContention(t *testing.T) {
+	s := newStack(t)
+	code, out := s.post("", "Auth", map[string]any{"type": "register", "username": "busy", "password": "correct horse"})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	const n = 30
+	codes := make([]int, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i], _ = s.postFrom("203.0.113.9", "", "Auth", map[string]any{"type": "login", "username": "busy", "password": "wrong"})
+		}()
+	}
+	wg.Wait()
+	count := map[int]int{}
+	for _, c := range codes {
+		count[c]++
+		require.Contains(t, []int{http.StatusUnauthorized, http.StatusTooManyRequests, http.StatusServiceUnavailable}, c)
+	}
+	t.Logf("%d concurrent wrong logins: %v", n, count)
+}
+
+// TestSignOutAll: signing out everywhere ends every session of the player;
+// signing in again gives a working one.
+func TestSignOutAll(t *testing.T) {
+	s := newStack(t)
+	code, out := s.post("", "Auth", map[string]any{"type": "register", "username": "leaver", "password": "correct horse"})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	old := out["token"].(string)
+	code, out = s.post("", "Auth", map[string]any{"type": "login", "username": "leaver", "password": "correct horse"})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	other := out["token"].(string)
+	create := func(tok, id string) int {
+		code, _ := s.post(tok, "DashDice", map[string]any{"actionId": id, "type": "create", "mode": "classic"})
+		return code
+	}
+	require.Equal(t, http.StatusOK, create(old, "c1"))
+	code, out = s.post(old, "Auth", map[string]any{"type": "signOutAll"})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	require.Equal(t, http.StatusUnauthorized, create(old, "c2"), "the session that signed out")
+	require.Equal(t, http.StatusUnauthorized, create(other, "c3"), "every other session")
+	code, out = s.post("", "Auth", map[string]any{"type": "login", "username": "leaver", "password": "correct horse"})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	require.Equal(t, http.StatusOK, create(out["token"].(string), "c4"), "a new session works")
 }
 
 func TestAuthBadRequests(t *testing.T) {

@@ -47,7 +47,9 @@ func newStack(t *testing.T) *stack {
 		FirebaseToken: func(_ context.Context, a domain.Actor) (string, error) {
 			return functions.UnsignedFirebaseToken(project, a, s.clock()), nil
 		},
-		PasswordCost: bcrypt.MinCost, // hashing is not what these tests measure
+		PasswordCost:   bcrypt.MinCost, // hashing is not what these tests measure
+		TrustedProxies: 1,              // requests may say where they come from (postFrom)
+		SessionCache:   -1,             // every call reads the session generation
 	}
 	mux := http.NewServeMux()
 	for name, h := range s.srv.Routes() {
@@ -66,6 +68,13 @@ func (s *stack) advance(d time.Duration) { s.mu.Lock(); s.now = s.now.Add(d); s.
 // post sends body (a value or raw bytes) to function fn and decodes the reply.
 func (s *stack) post(token, fn string, body any) (int, map[string]any) {
 	s.t.Helper()
+	return s.postFrom("", token, fn, body)
+}
+
+// postFrom is post from a client at address source (X-Forwarded-For, as
+// the front end in production sets it; "" for none).
+func (s *stack) postFrom(source, token, fn string, body any) (int, map[string]any) {
+	s.t.Helper()
 	var raw []byte
 	switch b := body.(type) {
 	case []byte:
@@ -80,6 +89,9 @@ func (s *stack) post(token, fn string, body any) (int, map[string]any) {
 	req, err := http.NewRequest(http.MethodPost, s.url+"/"+fn, bytes.NewReader(raw))
 	require.NoError(s.t, err)
 	req.Header.Set("Content-Type", "application/json")
+	if source != "" {
+		req.Header.Set("X-Forwarded-For", source)
+	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 
@@ -83,8 +84,16 @@ func ServerFromEnv(ctx context.Context, reg domain.Registry) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{Store: st, Sessions: &Sessions{Secret: []byte(secret)}, AllowOrigin: os.Getenv("MEEPLE_CORS_ORIGIN")}
+	s := &Server{Store: st, Sessions: &Sessions{Secret: []byte(secret)}, AllowOrigin: os.Getenv("MEEPLE_CORS_ORIGIN"), TrustedProxies: 1}
+	if v := os.Getenv("MEEPLE_TRUSTED_PROXIES"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return nil, errors.New("MEEPLE_TRUSTED_PROXIES must be a whole number ≥ 0")
+		}
+		s.TrustedProxies = n
+	}
 	if os.Getenv("FIRESTORE_EMULATOR_HOST") != "" {
+		s.TrustedProxies = 0 // nothing in front of the local stack
 		project := os.Getenv("GOOGLE_CLOUD_PROJECT")
 		if project == "" {
 			project = store.LocalProject

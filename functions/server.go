@@ -23,6 +23,15 @@ type Server struct {
 	// PasswordCost is the bcrypt cost of new password hashes (0: 11). Tests
 	// lower it; existing hashes keep the cost they were made with.
 	PasswordCost int
+	// TrustedProxies is how many proxies in front of the functions append
+	// the caller's address to X-Forwarded-For (Cloud Run's front end: 1; the
+	// local stack: 0, the connection's peer). The sign-in throttle counts by
+	// that address.
+	TrustedProxies int
+	// SessionCache is how long a platform player's session generation is
+	// trusted once read (0: DefaultSessionCache; negative: read every time).
+	SessionCache time.Duration
+	gens         genCache
 }
 
 // AuthFunction is the name of the sign-in function.
@@ -97,6 +106,9 @@ func (s *Server) gameEndpoint(e domain.Entry) http.HandlerFunc {
 			}
 			actor, err := s.Sessions.Authenticate(r)
 			if err != nil {
+				return nil, err
+			}
+			if err := s.checkSession(r.Context(), actor); err != nil {
 				return nil, err
 			}
 			env, err := DecodeEnvelope(body)

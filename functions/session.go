@@ -26,6 +26,7 @@ type Claims struct {
 	Name string      `json:"name"`
 	Role domain.Role `json:"role"`
 	Game string      `json:"game,omitempty"`
+	Gen  int64       `json:"gen,omitempty"`
 	jwt.RegisteredClaims
 }
 
@@ -46,7 +47,7 @@ func (s *Sessions) Issue(a domain.Actor) (string, time.Time, error) {
 	}
 	now := s.now()
 	exp := now.Add(ttl)
-	c := Claims{Name: a.Name, Role: a.Role, Game: a.Game, RegisteredClaims: jwt.RegisteredClaims{
+	c := Claims{Name: a.Name, Role: a.Role, Game: a.Game, Gen: a.Gen, RegisteredClaims: jwt.RegisteredClaims{
 		Issuer: issuer, Subject: a.ID, IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(exp),
 	}}
 	tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(s.Secret)
@@ -64,7 +65,7 @@ func (s *Sessions) Verify(token string) (domain.Actor, error) {
 	if err != nil || c.Subject == "" {
 		return domain.Actor{}, domain.Errorf(domain.EUNAUTHORIZED, "invalid or expired session token; sign in again")
 	}
-	return domain.Actor{ID: c.Subject, Name: c.Name, Role: c.Role, Game: c.Game}, nil
+	return domain.Actor{ID: c.Subject, Name: c.Name, Role: c.Role, Game: c.Game, Gen: c.Gen}, nil
 }
 
 // Authenticate reads the bearer token of r.

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"time"
 
@@ -12,12 +14,23 @@ import (
 	"github.com/meeple-games/meeple/domain"
 )
 
-// Login throttling: after MaxLoginFailures failed attempts within LoginWindow,
-// an account refuses logins until the window since the first failure passes.
+// Sign-in throttling (docs/security.md): failures are counted per principal
+// and source (the caller's address) and per source alone, never per
+// principal alone, so a stranger who knows a name can slow only himself, not
+// lock its owner out. After FreeFailures failures a source must wait before
+// its next attempt: 2 s, then twice as long after each further failure, up to
+// MaxThrottle. A success clears the principal-and-source count; the source's
+// own count (over every principal) allows SourceFailures failures before the
+// same delays apply to all its attempts. Counts lapse after ThrottleWindow
+// without a failure.
 const (
-	MaxLoginFailures = 5
-	LoginWindow      = 15 * time.Minute
+	FreeFailures   = 3
+	SourceFailures = 20
+	MaxThrottle    = 15 * time.Minute
+	ThrottleWindow = time.Hour
 )
+
+const colThrottle = "throttle"
 
 const docCredentials = "credentials"
 
@@ -59,12 +72,12 @@ type Account struct {
 	Name string
 }
 
-// Login checks a password with verify (a slow hash comparison) and counts
-// failures per account, refusing attempts while an account is throttled.
+// Login checks a password with verify (a slow hash comparison) under the
+// sign-in throttle of source (the caller's address).
 //
 // Errors: EUNAUTHORIZED (unknown user or wrong password, not told apart),
-// ELIMIT (too many failures).
-func (s *Store) Login(ctx context.Context, username string, verify func(hash string) bool) (Account, error) {
+// ELIMIT (this source must wait).
+func (s *Store) Login(ctx context.Context, username, source string, verify func(hash string) bool) (Account, error) {
 	wrong := domain.Errorf(domain.EUNAUTHORIZED, "wrong username or password")
 	snap, err := s.FS.Collection(colUsernames).Doc(strings.ToLower(username)).Get(ctx)
 	if status.Code(err) == codes.NotFound {
@@ -76,7 +89,7 @@ func (s *Store) Login(ctx context.Context, username string, verify func(hash str
 	uid, _ := snap.Data()["uid"].(string)
 	user := s.FS.Collection(colUsers).Doc(uid)
 	var acct Account
-	err = s.checkPassword(ctx, user.Collection(colPrivate).Doc(docCredentials), []*firestore.DocumentRef{user}, verify, wrong,
+	err = s.checkPassword(ctx, user.Collection(colPrivate).Doc(docCredentials), source, []*firestore.DocumentRef{user}, verify, wrong,
 		func(docs []*firestore.DocumentSnapshot) {
 			name, _ := docs[0].Data()["name"].(string)
 			acct = Account{UID: uid, Name: name}
@@ -85,50 +98,94 @@ func (s *Store) Login(ctx context.Context, username string, verify func(hash str
 }
 
 // checkPassword checks a password against the hash in the credentials
-// document creds ({hash, failures, firstFailureAt}) and counts failures,
-// refusing attempts while MaxLoginFailures failures within LoginWindow stand.
-// The other documents are read in the same transaction and handed to ok on
-// success. Accounts and every game's password sign-in (SignIn) share it.
+// document creds ({hash}) with verify, under the sign-in throttle of source
+// (see FreeFailures). The other documents are read in the same transaction
+// and handed to ok on success. Accounts and every game's password sign-in
+// (SignIn) share it.
 //
 // Errors: wrong (a missing document or a wrong password, not told apart),
-// ELIMIT (too many failures).
-func (s *Store) checkPassword(ctx context.Context, creds *firestore.DocumentRef, others []*firestore.DocumentRef, verify func(hash string) bool, wrong error, ok func(others []*firestore.DocumentSnapshot)) error {
+// ELIMIT (this source must wait).
+func (s *Store) checkPassword(ctx context.Context, creds *firestore.DocumentRef, source string, others []*firestore.DocumentRef, verify func(hash string) bool, wrong error, ok func(others []*firestore.DocumentSnapshot)) error {
+	pair := s.FS.Collection(colThrottle).Doc(throttleKey("pair", creds.Path, source))
+	src := s.FS.Collection(colThrottle).Doc(throttleKey("source", source))
 	failed := false
-	err := s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-		docs, err := tx.GetAll(append([]*firestore.DocumentRef{creds}, others...))
-		if err != nil {
-			return err
-		}
-		failed = false
-		if !docs[0].Exists() {
-			return wrong
-		}
-		c := docs[0].Data()
-		now := s.now()
-		failures, _ := c["failures"].(int64)
-		first, _ := c["firstFailureAt"].(time.Time)
-		if failures > 0 && now.Sub(first) >= LoginWindow {
-			failures = 0
-		}
-		if failures >= MaxLoginFailures {
-			return domain.Errorf(domain.ELIMIT, "too many failed logins; try again after %s", first.Add(LoginWindow).UTC().Format(time.RFC3339))
-		}
-		hash, _ := c["hash"].(string)
-		if !verify(hash) {
-			if failures == 0 {
-				first = now
+	x := &execution{st: s}
+	err := x.retrying(ctx, func() error {
+		return s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+			docs, err := tx.GetAll(append([]*firestore.DocumentRef{creds, pair, src}, others...))
+			if err != nil {
+				return err
 			}
-			failed = true // returning an error would roll the count back
-			return tx.Update(creds, []firestore.Update{{Path: "failures", Value: failures + 1}, {Path: "firstFailureAt", Value: first}})
-		}
-		ok(docs[1:])
-		if c["failures"] != int64(0) {
-			return tx.Update(creds, []firestore.Update{{Path: "failures", Value: 0}})
-		}
-		return nil
+			failed = false
+			now := s.now()
+			p, so := throttleOf(docs[1], now), throttleOf(docs[2], now)
+			wait := p.wait(FreeFailures)
+			if w := so.wait(SourceFailures); w.After(wait) {
+				wait = w
+			}
+			if now.Before(wait) {
+				return domain.Errorf(domain.ELIMIT, "too many failed sign-ins from your address; try again after %s", wait.UTC().Format(time.RFC3339))
+			}
+			c := map[string]any{}
+			if docs[0].Exists() {
+				c = docs[0].Data()
+			}
+			hash, _ := c["hash"].(string)
+			if !docs[0].Exists() || !verify(hash) {
+				failed = true // returning an error would roll the counts back
+				if err := tx.Set(pair, p.failed(now)); err != nil {
+					return err
+				}
+				return tx.Set(src, so.failed(now))
+			}
+			ok(docs[3:])
+			if docs[1].Exists() {
+				return tx.Delete(pair)
+			}
+			return nil
+		})
 	})
 	if err == nil && failed {
 		return wrong
 	}
 	return err
+}
+
+// throttle is a throttle document: failures and the last one's time.
+type throttle struct {
+	Failures int64
+	Last     time.Time
+}
+
+func throttleOf(snap *firestore.DocumentSnapshot, now time.Time) throttle {
+	if !snap.Exists() {
+		return throttle{}
+	}
+	t := throttle{}
+	t.Failures, _ = snap.Data()["failures"].(int64)
+	t.Last, _ = snap.Data()["last"].(time.Time)
+	if now.Sub(t.Last) >= ThrottleWindow {
+		return throttle{}
+	}
+	return t
+}
+
+// wait is when the next attempt may come, after free failures.
+func (t throttle) wait(free int64) time.Time {
+	if t.Failures < free {
+		return time.Time{}
+	}
+	d := 2 * time.Second << min(t.Failures-free, 20)
+	return t.Last.Add(min(d, MaxThrottle))
+}
+
+func (t throttle) failed(now time.Time) map[string]any {
+	return map[string]any{"failures": t.Failures + 1, "last": now, "expiresAt": now.Add(ThrottleWindow)}
+}
+
+// throttleKey names a throttle document without storing addresses or
+// principals in the clear.
+func throttleKey(parts ...string) string {
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(sum[:12])
 }

@@ -46,7 +46,8 @@ func AddAdmin(c Ctx, g Game, req AdminRequest) (Game, Outcome, error) {
 		return g, o, domain.Errorf(domain.ECONFLICT, "a game has at most %d admins", MaxAdmins)
 	}
 	g = g.clone()
-	g.Admins = append(g.Admins, Admin{ID: req.ID, Name: name})
+	g.NextGen++
+	g.Admins = append(g.Admins, Admin{ID: req.ID, Name: name, Gen: g.NextGen})
 	o.write(DocGame)
 	o.emit(EventAdminAdded, "", AdminChangeData{Admin: req.ID, Name: name, By: c.by(g)})
 	return g, o, nil

@@ -171,7 +171,14 @@ func SignIns() []domain.SignIn {
 			}
 			for _, t := range g.Teams {
 				if t.ID == r.Team || sameName(t.Name, r.Team) {
-					return domain.Actor{ID: domain.ScopedID(g.ID, t.ID), Name: t.Name, Role: RoleTeam, Game: g.ID}, CredDoc(CredTeam, t.ID), nil
+					if !d.Asked(domain.Doc(SlotTeam, t.ID)) {
+						return domain.Actor{}, domain.DocID{}, domain.Need(domain.Locked(domain.Doc(SlotTeam, t.ID)))
+					}
+					var team Team
+					if ok, err := d.Get(domain.Doc(SlotTeam, t.ID), &team); err != nil || !ok {
+						return domain.Actor{}, domain.DocID{}, wrong
+					}
+					return domain.Actor{ID: domain.ScopedID(g.ID, t.ID), Name: t.Name, Role: RoleTeam, Game: g.ID, Gen: team.Gen}, CredDoc(CredTeam, t.ID), nil
 				}
 			}
 			return domain.Actor{}, domain.DocID{}, wrong
@@ -189,7 +196,7 @@ func SignIns() []domain.SignIn {
 					if a.Master {
 						role = RoleMaster
 					}
-					return domain.Actor{ID: domain.ScopedID(g.ID, a.ID), Name: a.Name, Role: role, Game: g.ID}, CredDoc(CredAdmin, a.ID), nil
+					return domain.Actor{ID: domain.ScopedID(g.ID, a.ID), Name: a.Name, Role: role, Game: g.ID, Gen: a.Gen}, CredDoc(CredAdmin, a.ID), nil
 				}
 			}
 			return domain.Actor{}, domain.DocID{}, wrong

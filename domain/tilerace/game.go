@@ -257,6 +257,9 @@ func (g RaceGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 		} else if !ok {
 			return domain.Change{}, domain.Errorf(domain.ENOTFOUND, "no team %q in this game", keys.Team)
 		}
+		if a.Actor.Role == RoleTeam && a.Actor.Gen != v.Team.Gen {
+			return domain.Change{}, domain.Errorf(domain.EUNAUTHORIZED, "this team session has ended (the password changed); sign in again")
+		}
 	}
 	if reads(DocPowerupTile) {
 		if ok, err := d.Get(domain.Doc(SlotPowerupTile, keys.PowerupTile), &v.PowerupTile); err != nil {

@@ -19,7 +19,7 @@ const gameID = "g1"
 var (
 	t0        = time.Date(2026, 3, 14, 15, 9, 26, 0, time.UTC)
 	masterAct = domain.Actor{ID: "m1", Name: "Mia", Role: RoleMaster, Game: gameID}
-	adminAct  = domain.Actor{ID: "a1", Name: "Ada", Role: RoleAdmin, Game: gameID}
+	adminAct  = domain.Actor{ID: "a1", Name: "Ada", Role: RoleAdmin, Game: gameID, Gen: 1} // the first admin added: session generation 1
 )
 
 func teamAct(id string) domain.Actor {

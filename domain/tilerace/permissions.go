@@ -172,6 +172,9 @@ func Authorize(g Game, actor domain.Actor, action, team string) error {
 	if !ok {
 		return domain.Errorf(domain.EFORBIDDEN, "you are not an admin of this game")
 	}
+	if admin.Gen != actor.Gen {
+		return domain.Errorf(domain.EUNAUTHORIZED, "this admin session has ended; sign in again")
+	}
 	if spec.Who == WhoMaster && !admin.Master {
 		return domain.Errorf(domain.EFORBIDDEN, "only the master admin can manage admins")
 	}

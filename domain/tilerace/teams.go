@@ -233,6 +233,7 @@ func UpdateTeam(c Ctx, g Game, t Team, req UpdateTeamRequest) (Game, Team, Outco
 	}
 	if req.PasswordChanged {
 		changes = append(changes, "password")
+		nt.Gen++ // the old password's sessions end
 	}
 	if len(changes) == 0 {
 		return g, t, o, domain.Errorf(domain.ECONFLICT, "nothing to change")

@@ -194,7 +194,7 @@ func TestAdmins(t *testing.T) {
 			w.g = g
 		})
 	}
-	require.Equal(t, []Admin{{ID: "m1", Name: "Mia", Master: true}, {ID: "a1", Name: "Ada"}}, w.g.Admins)
+	require.Equal(t, []Admin{{ID: "m1", Name: "Mia", Master: true}, {ID: "a1", Name: "Ada", Gen: 1}}, w.g.Admins)
 	// a removed admin's token stops working at once
 	g, _, err := RemoveAdmin(ctx(masterAct), w.g, AdminRequest{ID: "a1"})
 	require.NoError(t, err)

@@ -252,6 +252,9 @@ type Admin struct {
 	ID     string `json:"id"`
 	Name   string `json:"name"`
 	Master bool   `json:"master,omitempty"`
+	// Gen is the admin's session generation: a token of another one is
+	// refused. A re-added admin gets a new one (Game.NextGen).
+	Gen int64 `json:"gen,omitempty"`
 }
 
 // TeamRef is a team as the game document lists it: the roster every player
@@ -318,10 +321,13 @@ type Game struct {
 	Winner       string    `json:"winner,omitempty"` // team id
 	// NextPowerupTile numbers powerup tiles ("pt-1", "pt-2", …); ids are never
 	// reused, so claims recorded on teams never point at a different tile.
-	NextPowerupTile int       `json:"nextPowerupTile"`
-	CreatedAt       time.Time `json:"createdAt"`
-	StartedAt       time.Time `json:"startedAt,omitzero"`
-	FinishedAt      time.Time `json:"finishedAt,omitzero"`
+	NextPowerupTile int `json:"nextPowerupTile"`
+	// NextGen numbers admins' session generations, never reused, so an
+	// admin removed and added again is a new identity to the sessions.
+	NextGen    int64     `json:"nextGen,omitempty"`
+	CreatedAt  time.Time `json:"createdAt"`
+	StartedAt  time.Time `json:"startedAt,omitzero"`
+	FinishedAt time.Time `json:"finishedAt,omitzero"`
 }
 
 // NewGame creates a game in setup with master as its master admin, an empty
@@ -410,7 +416,11 @@ type Team struct {
 	Rewarded []int `json:"rewarded,omitempty"`
 	// Awards counts the points awards the team's completions and claims
 	// produced; award keys are derived from it and it never goes down.
-	Awards    int       `json:"awards"`
+	Awards int `json:"awards"`
+	// Gen is the team's session generation: it moves on when the team's
+	// password changes or its sessions are ended, and a team token of
+	// another generation is refused.
+	Gen       int64     `json:"gen,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 }
 
