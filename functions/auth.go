@@ -38,6 +38,36 @@ type AuthRequest struct {
 	Password string `json:"password"`
 }
 
+// strictAuth refuses fields a platform sign-in type does not take (a game's
+// own sign-ins decode theirs strictly themselves).
+//
+// Errors: EINVALID, naming the field.
+func strictAuth(typ string, body []byte) error {
+	var v any
+	switch typ {
+	case "guest":
+		v = &struct {
+			Nickname string `json:"nickname"`
+		}{}
+	case "register":
+		v = &struct {
+			Username string `json:"username"`
+			Password string `json:"password"`
+			Nickname string `json:"nickname"`
+		}{}
+	case "login":
+		v = &struct {
+			Username string `json:"username"`
+			Password string `json:"password"`
+		}{}
+	case "signOutAll":
+		v = nil
+	default:
+		return nil
+	}
+	return domain.DecodePayload(body, v)
+}
+
 // Password lengths of accounts (bcrypt's limit is 72 bytes).
 const (
 	minPassword = 8
@@ -96,6 +126,10 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
+	if err := strictAuth(req.Type, body); err != nil {
+		writeError(w, r, err)
+		return
+	}
 	if req.Type == "signOutAll" {
 		out, err := s.signOutAll(r)
 		if err != nil {
@@ -128,7 +162,7 @@ func (s *Server) signIn(ctx context.Context, req AuthRequest, body []byte, sourc
 		a := domain.Actor{ID: "g_" + store.NewID(), Name: name, Role: domain.RoleGuest}
 		return a, s.Store.CreateGuest(ctx, a.ID, a.Name)
 	case "register":
-		if !usernameRE.MatchString(req.Username) {
+		if !usernameRE.MatchString(req.Username) || domain.CheckID("username", req.Username) != nil {
 			return domain.Actor{}, domain.Errorf(domain.EINVALID, "username must be 3 to 20 letters, digits or underscores")
 		}
 		if err := checkPassword("password", req.Password, minPassword); err != nil {

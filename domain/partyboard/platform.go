@@ -90,6 +90,9 @@ func (p PlatformGame) Plan(a domain.Action) (domain.Plan, error) {
 		if req.Board == "" {
 			return domain.Plan{}, domain.Errorf(domain.EINVALID, "board is required: a built-in board id or an uploaded board's id")
 		}
+		if err := domain.CheckID("board", req.Board); err != nil {
+			return domain.Plan{}, err
+		}
 	}
 	return p.single.Plan(a)
 }

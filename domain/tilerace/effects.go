@@ -135,23 +135,43 @@ func pointsRun(d domain.Docs, r domain.Record, now time.Time) (domain.Change, er
 // validKey reports whether an award key can name a ledger document.
 func validKey(k string) bool { return validID(k) }
 
-// signInRequest is the body of a teamLogin or adminLogin.
+// signInRequest is the body of a teamLogin or adminLogin (decoded loosely to
+// find the principal; Reads has checked it strictly).
 type signInRequest struct {
 	GameID string `json:"gameId"`
 	Team   string `json:"team"`
 	Admin  string `json:"admin"`
 }
 
+// teamLogin and adminLogin are what each sign-in takes.
+type teamLogin struct {
+	GameID   string `json:"gameId"`
+	Team     string `json:"team"`
+	Password string `json:"password"`
+}
+
+type adminLogin struct {
+	GameID   string `json:"gameId"`
+	Admin    string `json:"admin"`
+	Password string `json:"password"`
+}
+
 // SignIns are the race's sign-ins: a team with its password, an admin with
 // theirs. The roster in the game document decides who exists, so a removed
 // team or admin cannot sign in even before its credential is gone.
 func SignIns() []domain.SignIn {
-	reads := func(req json.RawMessage) (string, []domain.Read, error) {
-		var r signInRequest
-		if err := json.Unmarshal(req, &r); err != nil {
-			return "", nil, domain.Errorf(domain.EINVALID, "malformed sign-in request")
+	reads := func(strict any) func(req json.RawMessage) (string, []domain.Read, error) {
+		return func(req json.RawMessage) (string, []domain.Read, error) {
+			if err := domain.DecodePayload(req, strict); err != nil {
+				return "", nil, err
+			}
+			var r signInRequest
+			_ = json.Unmarshal(req, &r)
+			if r.GameID == "" {
+				return "", nil, domain.Errorf(domain.EINVALID, "gameId is required")
+			}
+			return r.GameID, []domain.Read{domain.Locked(domain.GameDocID)}, nil
 		}
-		return r.GameID, []domain.Read{domain.Locked(domain.GameDocID)}, nil
 	}
 	wrong := domain.Errorf(domain.EUNAUTHORIZED, "wrong game, name or password")
 	game := func(d domain.Docs) (Game, error) {
@@ -162,7 +182,7 @@ func SignIns() []domain.SignIn {
 		return doc.State, nil
 	}
 	return []domain.SignIn{
-		{Type: "teamLogin", Reads: reads, Find: func(d domain.Docs, req json.RawMessage) (domain.Actor, domain.DocID, error) {
+		{Type: "teamLogin", Reads: reads(&teamLogin{}), Find: func(d domain.Docs, req json.RawMessage) (domain.Actor, domain.DocID, error) {
 			var r signInRequest
 			_ = json.Unmarshal(req, &r)
 			g, err := game(d)
@@ -183,7 +203,7 @@ func SignIns() []domain.SignIn {
 			}
 			return domain.Actor{}, domain.DocID{}, wrong
 		}},
-		{Type: "adminLogin", Reads: reads, Find: func(d domain.Docs, req json.RawMessage) (domain.Actor, domain.DocID, error) {
+		{Type: "adminLogin", Reads: reads(&adminLogin{}), Find: func(d domain.Docs, req json.RawMessage) (domain.Actor, domain.DocID, error) {
 			var r signInRequest
 			_ = json.Unmarshal(req, &r)
 			g, err := game(d)
