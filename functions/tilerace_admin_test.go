@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -240,4 +241,19 @@ func TestTileRacePowerupTilesAndPools(t *testing.T) {
 	r.mustAct(r.admin, "pool-rm", map[string]any{"type": "removePoolTask", "id": last.ID})
 	code, out := r.act(r.admin, "pool-rm-again", map[string]any{"type": "removePoolTask", "id": last.ID})
 	require.Equal(t, http.StatusNotFound, code, "%v", out)
+}
+
+// TestTileRaceExport: admins export the pools and the board as task files;
+// a team cannot; the export imports back.
+func TestTileRaceExport(t *testing.T) {
+	s := newStack(t)
+	r := newRace(t, s, 1, false)
+	out := r.mustAct(r.admin, "export", map[string]any{"type": "exportTasks", "what": "board"})
+	file := out["result"].(map[string]any)["csv"].(string)
+	require.True(t, strings.HasPrefix(file, "label,difficulty,max,min"), "%.80s", file)
+	require.Equal(t, 57, strings.Count(file, "\n"), "a header and the 56 tiles")
+	code, out := r.act(r.teams[0].token, "export", map[string]any{"type": "exportTasks"})
+	require.Equal(t, http.StatusForbidden, code, "%v", out)
+	r.mustAct(r.admin, "clear", map[string]any{"type": "clearPools"})
+	r.mustAct(r.admin, "reimport", map[string]any{"type": "importTasks", "data": file})
 }

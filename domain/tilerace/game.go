@@ -329,7 +329,7 @@ func (g RaceGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 		return domain.Change{}, domain.Need(domain.Locked(domain.Doc(SlotBoard, "")))
 	}
 	ch := domain.Change{Result: out.Result, Steps: []domain.Step{{Actor: a.Actor, Type: a.Type, Events: out.Events}}}
-	if a.Type == ActionViewBoard {
+	if a.Type == ActionViewBoard || a.Type == ActionExportTasks {
 		ch.Steps = nil // a read: no record
 	}
 	ch.Writes = writesOf(doc, bd, v, nv, out)

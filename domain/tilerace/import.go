@@ -248,6 +248,7 @@ func parseCount(s string) (int, bool) {
 
 // textField checks a free-text field and reports its problem.
 func textField(s string, limit int, col int, bad func(int, string, ...any)) string {
+	s = unsafeCell(s)
 	if n := utf8.RuneCountInString(s); n > limit {
 		bad(col, "%d characters, more than %d", n, limit)
 		return ""
@@ -262,6 +263,7 @@ func textField(s string, limit int, col int, bad func(int, string, ...any)) stri
 }
 
 func urlField(s string, col int, bad func(int, string, ...any)) string {
+	s = unsafeCell(s)
 	u, err := cleanURL("image URL", s)
 	if err != nil {
 		bad(col, "%s", domain.ErrorMessage(err))

@@ -36,7 +36,8 @@ const (
 	ActionRandomiseTiles        = "randomiseTiles"
 	ActionSetSettings           = "setSettings"
 	ActionSetFog                = "setFog"
-	ActionViewBoard             = "viewBoard" // read-only: the admin view of the board
+	ActionViewBoard             = "viewBoard"   // read-only: the admin view of the board
+	ActionExportTasks           = "exportTasks" // read-only: the pools or the board as a task file
 
 	// Master admin actions.
 	ActionAddAdmin    = "addAdmin"
@@ -115,6 +116,7 @@ var Specs = map[string]Spec{
 	ActionSetSettings:           {Who: WhoAdmin, Reads: []Doc{DocGame}, Writes: []Doc{DocGame}},
 	ActionSetFog:                {Who: WhoAdmin, Reads: []Doc{DocGame}, Writes: []Doc{DocGame, DocPublicBoard}},
 	ActionViewBoard:             {Who: WhoAdmin, Reads: []Doc{DocGame, DocBoard}},
+	ActionExportTasks:           {Who: WhoAdmin, Reads: []Doc{DocGame, DocBoard, DocPools}},
 	ActionAddAdmin:              {Who: WhoMaster, Reads: []Doc{DocGame}, Writes: []Doc{DocGame}},
 	ActionRemoveAdmin:           {Who: WhoMaster, Reads: []Doc{DocGame}, Writes: []Doc{DocGame}},
 }

@@ -118,6 +118,10 @@ func invokers(w *world) map[string]func(a domain.Actor) (Outcome, error) {
 			return o, err
 		},
 		ActionViewBoard: func(a domain.Actor) (Outcome, error) { _, err := AdminBoard(c(a), g, b); return Outcome{}, err },
+		ActionExportTasks: func(a domain.Actor) (Outcome, error) {
+			_, err := ExportTasks(c(a), g, w.pools, b, ExportRequest{What: "board"})
+			return Outcome{}, err
+		},
 		ActionAddAdmin: func(a domain.Actor) (Outcome, error) {
 			_, o, err := AddAdmin(c(a), g, AdminRequest{ID: "a9", Name: "Neo"})
 			return o, err

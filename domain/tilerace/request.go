@@ -51,6 +51,8 @@ func newRequest(typ string) (any, bool) {
 		return &FogRequest{}, true
 	case ActionAddAdmin, ActionRemoveAdmin:
 		return &AdminRequest{}, true
+	case ActionExportTasks:
+		return &ExportRequest{}, true
 	}
 	return nil, false
 }

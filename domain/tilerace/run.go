@@ -218,6 +218,14 @@ func Run(c Ctx, v Values, in Input) (Values, Outcome, error) {
 		var view []PublicTile
 		view, err = AdminBoard(c, v.Game, v.Board)
 		o.Result = map[string]any{"tiles": view}
+	case ActionExportTasks:
+		r, ok := in.Req.(*ExportRequest)
+		if !ok {
+			return bad()
+		}
+		var file string
+		file, err = ExportTasks(c, v.Game, v.Pools, v.Board, *r)
+		o.Result = map[string]any{"csv": file}
 	case ActionAddAdmin, ActionRemoveAdmin:
 		r, ok := in.Req.(*AdminRequest)
 		if !ok {
