@@ -35,6 +35,7 @@ func run() error {
 	flag.StringVar(&c.Project, "project", store.LocalProject, "project id")
 	flag.StringVar(&c.Rules, "rules", "firestore.rules", "security rules file")
 	flag.BoolVar(&c.NoDemo, "no-demo", false, "do not seed demo games")
+	flag.StringVar(&c.Attach, "attach", "", "use the Firestore emulator already running at HOST:PORT (started with --functions_emulator=127.0.0.1:<-port>) instead of starting one")
 	flag.BoolVar(&quiet, "quiet", false, "log warnings and errors only")
 	flag.Parse()
 	if quiet {

@@ -116,6 +116,8 @@ func (s *Server) auth(w http.ResponseWriter, r *http.Request) {
 	if !s.allow(w, r) {
 		return
 	}
+	r, cancel := s.withTimeout(r)
+	defer cancel()
 	body, err := readBody(r, MaxBody)
 	if err != nil {
 		writeError(w, r, err)

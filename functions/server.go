@@ -31,7 +31,24 @@ type Server struct {
 	// SessionCache is how long a platform player's session generation is
 	// trusted once read (0: DefaultSessionCache; negative: read every time).
 	SessionCache time.Duration
-	gens         genCache
+	// RequestTimeout bounds one request's work (0: DefaultRequestTimeout):
+	// past it the request answers 503 and may be sent again (same actionId).
+	RequestTimeout time.Duration
+	gens           genCache
+}
+
+// DefaultRequestTimeout is how long a request may take, Firestore outages
+// included, before it answers 503: well under Cloud Functions' 60 s.
+const DefaultRequestTimeout = 20 * time.Second
+
+// withTimeout bounds r's work.
+func (s *Server) withTimeout(r *http.Request) (*http.Request, context.CancelFunc) {
+	d := s.RequestTimeout
+	if d == 0 {
+		d = DefaultRequestTimeout
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), d)
+	return r.WithContext(ctx), cancel
 }
 
 // AuthFunction is the name of the sign-in function.
@@ -99,6 +116,8 @@ func (s *Server) gameEndpoint(e domain.Entry) http.HandlerFunc {
 		if !s.allow(w, r) {
 			return
 		}
+		r, cancel := s.withTimeout(r)
+		defer cancel()
 		reply, err := func() (any, error) {
 			body, err := readBody(r, max)
 			if err != nil {

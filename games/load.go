@@ -144,6 +144,53 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	row(out, "  roll request sent → listener", afterRequest)
 	fmt.Fprintf(out, "  (%d of %d snapshots arrived before the HTTP response)\n", early, len(afterResponse))
 	fmt.Fprintf(out, "match document size: %d bytes (Firestore storage size), %d bytes as JSON\n", docSize, docJSON)
+	return contention(ctx, p, out, tokens, ids)
+}
+
+// contention sends 50 rolls at once on one match, as the player whose turn it
+// is: each is applied, refused for the moment (the turn ended: 409) or told
+// to come back (503 with Retry-After) — never a 500.
+func contention(ctx context.Context, p domain.Probe, out io.Writer, tokens map[string]string, ids []string) error {
+	const n = 50
+	res, err := p.Call(ctx, "DashDice", tokens[ids[0]], map[string]any{"actionId": "contended", "type": "create", "mode": "classic", "turnSeconds": 0})
+	if err != nil {
+		return err
+	}
+	gameID := res["result"].(map[string]any)["gameId"].(string)
+	if _, err := p.Call(ctx, "DashDice", tokens[ids[1]], map[string]any{"gameId": gameID, "actionId": "join", "type": "join"}); err != nil {
+		return err
+	}
+	if _, err := p.Call(ctx, "DashDice", tokens[ids[1]], map[string]any{"gameId": gameID, "actionId": "call", "type": "call", "call": "odd"}); err != nil {
+		return err
+	}
+	doc, _, err := p.Doc(ctx, "games/"+gameID)
+	if err != nil {
+		return err
+	}
+	cur := doc["state"].(map[string]any)["currentPlayerId"].(string)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	status := map[string]int{}
+	var lat []time.Duration
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t0 := time.Now()
+			_, err := p.Call(ctx, "DashDice", tokens[cur], map[string]any{"gameId": gameID, "actionId": fmt.Sprint("c", i), "type": "roll"})
+			d := time.Since(t0)
+			code := "200"
+			if err != nil {
+				code = strings.SplitN(err.Error(), " ", 2)[0]
+			}
+			mu.Lock()
+			status[code]++
+			lat = append(lat, d)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	fmt.Fprintf(out, "%d concurrent rolls on one match: statuses %v; p50 %s, p99 %s (retry budget 8 s)\n", n, status, Pct(lat, 50), Pct(lat, 99))
 	return nil
 }
 

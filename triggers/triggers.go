@@ -23,7 +23,7 @@ import (
 const (
 	DefaultMaxGames   = 100              // due games advanced per tick
 	DefaultMaxPending = 100              // pending event records swept per tick
-	DefaultPendingAge = 10 * time.Second // a record younger than this is left to its trigger
+	DefaultPendingAge = 3 * time.Second // a record younger than this is left to its trigger
 	DefaultWorkers    = 4                // games advanced (records swept) at once
 )
 

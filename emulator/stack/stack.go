@@ -36,6 +36,12 @@ type Config struct {
 	Project       string // project id; default store.LocalProject
 	Rules         string // security rules file; default firestore.rules
 	NoDemo        bool   // skip seeding demo games
+	// Attach is the host:port of a Firestore emulator that is already
+	// running (started with --functions_emulator at this stack's Port): the
+	// stack uses it instead of starting one, loads the rules into it, and
+	// leaves it running when it stops. Restarting the functions against the
+	// same data (after a crash) is this.
+	Attach string
 	// Games is the registry to run (games.All() for the real stack).
 	Games domain.Registry
 	// ClientOptions are added to the stack's Firestore client (the load
@@ -53,6 +59,8 @@ type Stack struct {
 	Triggers      *triggers.Triggers
 	// Demos are the demo games seeded, by game kind, in registry order.
 	Demos      map[string]domain.DemoGame
+	// Emulator is the emulator the stack started (nil when attached).
+	Emulator   func() *fsemu.Emulator
 	demoOrder  []string
 	secretNote string
 	games      domain.Registry
@@ -79,19 +87,36 @@ func Run(ctx context.Context, c Config, ready func(*Stack)) error {
 	if _, err := os.Stat(rules); err != nil {
 		return fmt.Errorf("rules file: %w (run from the repository root)", err)
 	}
-	if c.FirestorePort != 0 {
-		if l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(c.FirestorePort))); err != nil {
-			return fmt.Errorf("firestore port %d is busy (another emulator running?): %w", c.FirestorePort, err)
-		} else {
-			l.Close()
+	emuHost := c.Attach
+	var emuOpts fsemu.Options
+	var emu *fsemu.Emulator
+	if emuHost == "" {
+		if c.FirestorePort != 0 {
+			if l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(c.FirestorePort))); err != nil {
+				return fmt.Errorf("firestore port %d is busy (another emulator running? attach to it with -attach): %w", c.FirestorePort, err)
+			} else {
+				l.Close()
+			}
+		}
+		emuOpts = fsemu.Options{Port: c.FirestorePort, RulesFile: rules, FunctionsHost: functionsHost}
+		emu, err = fsemu.Start(ctx, emuOpts)
+		if err != nil {
+			return err
+		}
+		defer func() { s := emu; s.Stop() }()
+		emuHost = emu.Host
+		_, p, _ := net.SplitHostPort(emuHost)
+		emuOpts.Port, _ = strconv.Atoi(p)
+	} else {
+		src, err := os.ReadFile(rules)
+		if err != nil {
+			return err
+		}
+		if err := (fsemu.Admin{Host: emuHost, Project: c.Project}).LoadRules(string(src)); err != nil {
+			return fmt.Errorf("attaching to the emulator at %s: %w", emuHost, err)
 		}
 	}
-	emu, err := fsemu.Start(ctx, fsemu.Options{Port: c.FirestorePort, RulesFile: rules, FunctionsHost: functionsHost})
-	if err != nil {
-		return err
-	}
-	defer emu.Stop()
-	os.Setenv("FIRESTORE_EMULATOR_HOST", emu.Host)
+	os.Setenv("FIRESTORE_EMULATOR_HOST", emuHost)
 	os.Setenv("GOOGLE_CLOUD_PROJECT", c.Project)
 
 	fs, err := firestore.NewClient(ctx, c.Project, c.ClientOptions...)
@@ -103,7 +128,7 @@ func Run(ctx context.Context, c Config, ready func(*Stack)) error {
 	st.FixedSeeds = true // local only: a create may choose its seed, so games replay
 	store.SetDefault(st)
 
-	s := &Stack{FunctionsURL: "http://" + functionsHost, FirestoreHost: emu.Host, Project: c.Project, Store: st,
+	s := &Stack{FunctionsURL: "http://" + functionsHost, FirestoreHost: emuHost, Project: c.Project, Store: st,
 		games: c.Games, Demos: map[string]domain.DemoGame{}}
 	secret := os.Getenv("MEEPLE_JWT_SECRET")
 	if secret == "" {
@@ -139,14 +164,15 @@ func Run(ctx context.Context, c Config, ready func(*Stack)) error {
 	go func() { serveErr <- srv.Serve(ln) }()
 	defer srv.Shutdown(context.Background())
 
-	admin := fsemu.Admin{Host: emu.Host, Project: c.Project}
-	for name, pattern := range triggers.DocumentTriggers {
-		if err := admin.RegisterTrigger(name, pattern); err != nil {
-			return err
-		}
+	admin := fsemu.Admin{Host: emuHost, Project: c.Project}
+	if err := registerTriggers(admin); err != nil {
+		return err
 	}
 
 	go s.tick(ctx)
+	w := &watchdog{s: s, admin: admin, rules: rules, opts: emuOpts, emu: emu}
+	go w.run(ctx)
+	defer func() { emu = w.current() }()
 
 	if !c.NoDemo {
 		for _, e := range c.Games {

@@ -129,6 +129,18 @@ func Start(ctx context.Context, o Options) (*Emulator, error) {
 	}
 }
 
+// Done is closed when the emulator process has exited.
+func (e *Emulator) Done() <-chan struct{} { return e.done }
+
+// Kill ends the emulator at once, as a crash would (SIGKILL to its group).
+func (e *Emulator) Kill() {
+	if e == nil || e.cmd.Process == nil {
+		return
+	}
+	syscall.Kill(-e.cmd.Process.Pid, syscall.SIGKILL)
+	<-e.done
+}
+
 // Stop ends the emulator's process group and waits for it to exit.
 func (e *Emulator) Stop() {
 	if e == nil || e.cmd.Process == nil {
