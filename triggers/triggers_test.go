@@ -302,3 +302,29 @@ func keys[V any](m map[string]V) []string {
 	}
 	return out
 }
+
+// TestGameEventOutOfOrder: deliveries that arrive late or in another order
+// than the writes — a record's creation after the sweep already applied it,
+// a later record before an earlier one — apply every record's effects once.
+func TestGameEventOutOfOrder(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	e.create(t, "g1", tickerState{})
+	e.create(t, "g2", tickerState{})
+	e.win(t, "g1")
+	e.win(t, "g2")
+	first := e.recordEvent(t, "d1", "g1", 1, ptr(true))
+	second := e.recordEvent(t, "d2", "g2", 1, ptr(true))
+	require.NoError(t, e.tr.GameEvent(ctx, second), "the later record first")
+	require.NoError(t, e.tr.GameEvent(ctx, first))
+	require.Equal(t, store.Totals{Wins: 2, Played: 2}, e.totals(t, "ann"))
+	// The sweep and a late redelivery of both: nothing more.
+	e.advance(triggers.DefaultPendingAge + time.Second)
+	r, err := e.tr.RunTick(ctx, e.clock())
+	require.NoError(t, err)
+	require.Zero(t, r.Applied)
+	require.NoError(t, e.tr.GameEvent(ctx, first))
+	require.NoError(t, e.tr.GameEvent(ctx, second))
+	require.Equal(t, store.Totals{Wins: 2, Played: 2}, e.totals(t, "ann"))
+	require.Equal(t, store.Totals{Losses: 2, Played: 2}, e.totals(t, "bob"))
+}
