@@ -191,6 +191,40 @@ func contention(ctx context.Context, p domain.Probe, out io.Writer, tokens map[s
 	}
 	wg.Wait()
 	fmt.Fprintf(out, "%d concurrent rolls on one match: statuses %v; p50 %s, p99 %s (retry budget 8 s)\n", n, status, Pct(lat, 50), Pct(lat, 99))
+	// The same request 50 times at once (a client retrying hard): one applies,
+	// every other gets its reply.
+	doc, _, err = p.Doc(ctx, "games/"+gameID)
+	if err != nil {
+		return err
+	}
+	st := doc["state"].(map[string]any)
+	if st["phase"] != "gameplay" {
+		return nil
+	}
+	cur = st["currentPlayerId"].(string)
+	status, lat = map[string]int{}, nil
+	replies := map[string]int{}
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t0 := time.Now()
+			res, err := p.Call(ctx, "DashDice", tokens[cur], map[string]any{"gameId": gameID, "actionId": "same", "type": "roll"})
+			d := time.Since(t0)
+			code := "200"
+			if err != nil {
+				code = strings.SplitN(err.Error(), " ", 2)[0]
+			}
+			b, _ := json.Marshal(res)
+			mu.Lock()
+			status[code]++
+			replies[string(b)]++
+			lat = append(lat, d)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	fmt.Fprintf(out, "the same roll (one actionId) %d times at once: statuses %v, %d distinct replies; p50 %s, p99 %s\n", n, status, len(replies), Pct(lat, 50), Pct(lat, 99))
 	return nil
 }
 
