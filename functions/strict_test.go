@@ -39,3 +39,18 @@ func TestUnknownFieldsAreRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestActionIDsAreKeptApartByKind: one caller's action id used for a create
+// in two games makes two games; a game of another kind is named in the error.
+func TestActionIDsAreKeptApartByKind(t *testing.T) {
+	s := newStack(t)
+	ann := s.guest("Ann")
+	code, dd := s.post(ann.Token, "DashDice", map[string]any{"actionId": "new", "type": "create", "mode": "classic"})
+	require.Equal(t, http.StatusOK, code, "%v", dd)
+	code, pb := s.post(ann.Token, "PartyBoard", map[string]any{"actionId": "new", "type": "create", "board": "pokemon-gen1"})
+	require.Equal(t, http.StatusOK, code, "%v", pb)
+	require.NotEqual(t, dd["gameId"], pb["gameId"], "the same action id makes a Party Board game, not the DashDice one again")
+	code, out := s.post(ann.Token, "PartyBoard", map[string]any{"gameId": dd["gameId"], "actionId": "x", "type": "start"})
+	require.Equal(t, http.StatusNotFound, code, "%v", out)
+	require.Contains(t, out["error"].(map[string]any)["message"], "is a dashdice game, not partyboard")
+}
