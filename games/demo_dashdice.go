@@ -24,7 +24,7 @@ func dashDiceDemo(ctx context.Context, c domain.Caller) (domain.DemoGame, error)
 		v[key+"Id"] = out["player"].(map[string]any)["id"].(string)
 	}
 	out, err := c.Call(ctx, "DashDice", v["aliceToken"], map[string]any{
-		"type": "create", "actionId": "demo-create", "mode": "classic", "private": true, "turnSeconds": 0, "seed": "meeple-demo-seed"})
+		"type": "create", "actionId": "demo-create", "mode": "classic", "private": true, "turnSeconds": 0, "seed": "demo-1"})
 	if err != nil {
 		return domain.DemoGame{}, err
 	}
@@ -44,16 +44,17 @@ func dashDiceDemo(ctx context.Context, c domain.Caller) (domain.DemoGame, error)
 
 	u := c.URL("DashDice")
 	text := fmt.Sprintf(`Alice (%s) created a Classic match %s (room %s) and Bob (%s) joined it.
-Its seed is fixed ("meeple-demo-seed"), so it plays the same way every run.
+Its seed is fixed ("demo-1"), so it plays the same way every run.
 
   export ALICE=%s
   export BOB=%s
 
-Bob calls odd or even to decide who starts:
-  curl -s %s -H "Authorization: Bearer $BOB" -d '{"gameId":"%s","actionId":"c1","type":"call","call":"odd"}'
+Bob calls odd or even to decide who starts; the reply's result.firstTurn says who:
+  FIRST=$(curl -s %s -H "Authorization: Bearer $BOB" -d '{"gameId":"%s","actionId":"c1","type":"call","call":"odd"}' | jq -r .result.firstTurn)
+  if [ "$FIRST" = host ]; then P=$ALICE; else P=$BOB; fi
 Whoever's turn it is rolls, and banks when they like:
-  curl -s %s -H "Authorization: Bearer $ALICE" -d '{"gameId":"%s","actionId":"r1","type":"roll"}'
-  curl -s %s -H "Authorization: Bearer $ALICE" -d '{"gameId":"%s","actionId":"b1","type":"bank"}'
+  curl -s %s -H "Authorization: Bearer $P" -d '{"gameId":"%s","actionId":"r1","type":"roll"}'
+  curl -s %s -H "Authorization: Bearer $P" -d '{"gameId":"%s","actionId":"b1","type":"bank"}'
 (Use a new actionId for every action; repeating one returns the first reply.)
 
 A Zero Hour room is open for anyone: sign in and join it with room code %s:

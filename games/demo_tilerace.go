@@ -124,19 +124,19 @@ func tileRaceDemo(ctx context.Context, c domain.Caller) (domain.DemoGame, error)
 	auth := c.URL("Auth")
 	var b strings.Builder
 	fmt.Fprintf(&b, `Game %s is running with five teams on a randomised board.
-Sign in as a team (name or id, and its password) or as an admin:
-  curl -s %s -d '{"type":"teamLogin","gameId":"%s","team":"%s","password":"%s"}'
-  curl -s %s -d '{"type":"adminLogin","gameId":"%s","admin":"%s","password":"%s"}'   (master admin; Ada / admin-pass is a regular admin)
-Teams and passwords:`, gameID, auth, gameID, red.name, red.password, auth, gameID, masterName, masterPassword)
+Sign in as a team (name or id, and its password) or as an admin (%s is the master
+admin; Ada / admin-pass is a regular admin):
+  T=$(curl -s %s -d '{"type":"teamLogin","gameId":"%s","team":"%s","password":"%s"}' | jq -r .token)
+  curl -s %s -d '{"type":"adminLogin","gameId":"%s","admin":"%s","password":"%s"}'
+Teams and passwords:`, gameID, masterName, auth, gameID, red.name, red.password, auth, gameID, masterName, masterPassword)
 	for _, t := range demoTeams {
 		fmt.Fprintf(&b, "\n  %-14s %-12s members %s", t.name, t.password, strings.Join(t.members, ", "))
 	}
 	fmt.Fprintf(&b, `
 A team completes its current tile (its position is in games/%s/teams/{teamId}, the
 tile's min and max in games/%s/public/board, which shows revealed tiles only).
-Every team starts on tile 1 (%q, min %d); %s completes it with its token from teamLogin:
-  curl -s %s -H "Authorization: Bearer <team token>" \
-    -d '{"gameId":"%s","actionId":"c1","type":"complete","tile":1,"recorded":0,"players":%s,"complete":true}'
+Every team starts on tile 1 (%q, min %d); %s completes it with its token from teamLogin ($T):
+  curl -s %s -H "Authorization: Bearer $T" -d '{"gameId":"%s","actionId":"c1","type":"complete","tile":1,"recorded":0,"players":%s,"complete":true}'
 Points: games/%s/public/leaderboard. Every action: docs/tilerace.md.`, gameID, gameID, label, len(players), red.name, u, gameID, pj, gameID)
 	return domain.DemoGame{Title: "Tile Race", Lines: strings.Split(b.String(), "\n"), Values: v}, nil
 }

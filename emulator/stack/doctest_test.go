@@ -100,3 +100,32 @@ func TestDocCommandsRunAsPrinted(t *testing.T) {
 		t.Fatalf("the README's commands failed: %v\n%s", err, out)
 	}
 }
+
+// TestDemoCommandsRunAsPrinted runs the commands each demo prints (those a
+// person can paste as they are: no <placeholder>) in order, as the banner
+// shows them, checking no reply is an error.
+func TestDemoCommandsRunAsPrinted(t *testing.T) {
+	s := startStack(t)
+	for _, kind := range s.demoOrder {
+		d := s.Demos[kind]
+		t.Run(kind, func(t *testing.T) {
+			var lines []string
+			for _, l := range d.Lines {
+				l = strings.TrimSpace(l)
+				runnable := strings.HasPrefix(l, "export ") || strings.HasPrefix(l, "curl ") || strings.HasPrefix(l, "FIRST=") ||
+					strings.HasPrefix(l, "T=$(") || strings.HasPrefix(l, "if [")
+				if runnable && !strings.Contains(l, "<") {
+					lines = append(lines, l)
+				}
+			}
+			if len(lines) == 0 {
+				t.Skip("this demo prints no command to paste")
+			}
+			script := docScript([]string{strings.Join(lines, "\n")}, strings.TrimPrefix(s.FunctionsURL, "http://"), s.FirestoreHost)
+			out, err := exec.Command("bash", "-c", script).CombinedOutput()
+			if err != nil {
+				t.Fatalf("the %s demo's commands failed: %v\n%s\n%s", kind, err, strings.Join(lines, "\n"), out)
+			}
+		})
+	}
+}
