@@ -442,16 +442,18 @@ func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		}
 	}
 	// Simultaneous: the same scripts; drafts, first submissions, resolutions.
-	id, err := h.create(ctx, "sim", hexdice.CreateRequest{Size: hexdice.Large, TurnSeconds: 120, Mode: hexdice.Simultaneous})
-	if err != nil {
-		return err
-	}
-	if _, err := h.play(ctx, id, hexdice.Autoplay{}, 200, 0); err != nil {
-		return err
+	for game := 0; len(h.lat["orders resolve"]) < LoadActions/10; game++ {
+		id, err := h.create(ctx, fmt.Sprint("sim-", game), hexdice.CreateRequest{Size: hexdice.Large, TurnSeconds: 120, Mode: hexdice.Simultaneous})
+		if err != nil {
+			return err
+		}
+		if _, err := h.play(ctx, id, hexdice.Autoplay{}, LoadActions/2, 0); err != nil {
+			return err
+		}
 	}
 	// Round 40 of a Large standoff.
 	standoff := hexdice.Autoplay{NoAttack: true, MaxTroops: 30, Units: []hexdice.UnitType{hexdice.Marine, hexdice.Sniper, hexdice.Hoverbike, hexdice.Mech}}
-	id, err = h.create(ctx, "standoff", hexdice.CreateRequest{Size: hexdice.Large, TurnSeconds: 120, Mode: hexdice.Alternating, MapSeed: "m1"})
+	id, err := h.create(ctx, "standoff", hexdice.CreateRequest{Size: hexdice.Large, TurnSeconds: 120, Mode: hexdice.Alternating, MapSeed: "m1"})
 	if err != nil {
 		return err
 	}

@@ -248,16 +248,25 @@ type ordersView struct {
 // needs lists the players whose orders documents action a needs on this
 // game at now: in simultaneous play, both when the planning deadline has
 // passed (it resolves the round with what they saved), and the others who
-// have submitted when a submits orders (the last submission resolves).
-// Nothing else reads them.
+// have submitted when a submits its orders (the last submission
+// resolves). Nothing else reads them: not a draft, not any other action.
 func (v ordersView) needs(a domain.Action, now time.Time) []string {
 	if v.Mode != Simultaneous || v.Phase != PhasePlaying {
 		return nil
 	}
-	var ids []string
 	due := !v.TurnDeadline.IsZero() && !now.Before(v.TurnDeadline)
+	submits := false
+	if a.Type == ActionOrders && !due {
+		// Only whether it submits: the rules decode (and check) the rest.
+		var req struct {
+			Submit bool `json:"submit"`
+		}
+		_ = json.Unmarshal(a.Payload, &req)
+		submits = req.Submit
+	}
+	var ids []string
 	for _, p := range v.Players {
-		if due || (a.Type == ActionOrders && p.Submitted && p.ID != a.Actor.ID) {
+		if due || (submits && p.Submitted && p.ID != a.Actor.ID) {
 			ids = append(ids, p.ID)
 		}
 	}

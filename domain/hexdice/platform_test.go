@@ -154,6 +154,11 @@ func TestOrdersStayInTheirDocuments(t *testing.T) {
 	}
 	require.Empty(t, ordersReads(log))
 
+	// Alice changes her draft: still nothing of bob's is read.
+	w.Now = w.Now.Add(time.Second)
+	do(t, w, alice, ActionOrders, orders(buyA, false))
+	require.Empty(t, ordersReads(log), "a draft never reads the other's orders")
+
 	// Alice submits: the round resolves with bob's orders, read from his document.
 	w.Now = w.Now.Add(time.Second)
 	ch = do(t, w, alice, ActionOrders, orders(buyA, true))
