@@ -16,6 +16,7 @@ import (
 
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/domain/hexdice"
+	"github.com/meeple-games/meeple/games"
 	"github.com/meeple-games/meeple/store"
 	"github.com/meeple-games/meeple/store/storetest"
 )
@@ -587,4 +588,66 @@ func TestHexDiceQuickMatch(t *testing.T) {
 
 	code, out := s.post(alice.Token, "HexDice", map[string]any{"actionId": "l1", "type": "leaveQueue"})
 	require.Equal(t, http.StatusOK, code, "%v", out)
+}
+
+// stackCaller is the test stack as a domain.Caller, for demos.
+type stackCaller struct{ s *stack }
+
+func (c stackCaller) Call(_ context.Context, function, token string, body any) (map[string]any, error) {
+	code, out := c.s.post(token, function, body)
+	if code != http.StatusOK {
+		return nil, fmt.Errorf("%s: %d %v", function, code, out)
+	}
+	return out, nil
+}
+
+func (c stackCaller) Guest(_ context.Context, nickname string) (map[string]any, error) {
+	return c.Call(context.Background(), "Auth", "", map[string]any{"type": "guest", "nickname": nickname})
+}
+
+func (c stackCaller) URL(function string) string { return c.s.url + "/" + function }
+func (c stackCaller) FirestoreHost() string      { return storetest.EmulatorHost() }
+
+// TestHexDiceDemoCommandsWorkAsPrinted runs the registry's Hex & Dice demo
+// and then every curl command it prints (those naming $ADA or $BEN), in
+// order, as a person pasting them would: each must succeed.
+func TestHexDiceDemoCommandsWorkAsPrinted(t *testing.T) {
+	s := newStack(t)
+	var demo domain.Demo
+	for _, e := range games.All() {
+		if e.Kind() == hexdice.Kind {
+			demo = e.Demo
+		}
+	}
+	require.NotNil(t, demo)
+	d, err := demo(context.Background(), stackCaller{s})
+	require.NoError(t, err)
+	tokens := map[string]string{"$ADA": d.Values["adaToken"], "$BEN": d.Values["benToken"]}
+	ran := 0
+	for _, line := range d.Lines {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "curl -s ") || strings.Contains(line, "<token>") || !strings.Contains(line, "Bearer $") {
+			continue
+		}
+		url := strings.Fields(line)[2]
+		fn := url[strings.LastIndex(url, "/")+1:]
+		var token string
+		for v, tok := range tokens {
+			if strings.Contains(line, "Bearer "+v+`"`) {
+				token = tok
+			}
+		}
+		require.NotEmpty(t, token, line)
+		body := line[strings.Index(line, "-d '")+4 : strings.LastIndex(line, "'")]
+		code, out := s.post(token, fn, body)
+		require.Equal(t, http.StatusOK, code, "%s: %v", line, out)
+		ran++
+	}
+	require.GreaterOrEqual(t, ran, 7, "join, buy, preview, endTurn, legal, emote, heartbeat")
+	var st hexdice.Game
+	_, err = s.store.GameState(context.Background(), d.Values["gameId"], &st)
+	require.NoError(t, err)
+	require.Equal(t, 2, st.Turn, "the first turn ended")
+	require.Len(t, st.Troops, 1, "the printed buy bought")
+	require.Equal(t, d.Values["first"], st.Players[st.Troops[0].Owner].ID)
 }

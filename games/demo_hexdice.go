@@ -92,7 +92,7 @@ The seeded d2 makes %s start. %s buys a hoverbike next to the HQ, previews it, e
   curl -s %s -H "Authorization: Bearer $%s" -d '{"gameId":"%s","actionId":"b1","type":"buy","unit":"hoverbike","q":%d,"r":%d}'
   curl -s %s -H "Authorization: Bearer $%s" -d '{"gameId":"%s","actionId":"p1","type":"preview","troop":1}'
   curl -s %s -H "Authorization: Bearer $%s" -d '{"gameId":"%s","actionId":"e1","type":"endTurn"}'
-Then %s asks what it may do, waves, and keeps its connection:
+Then %s asks what can be done now, waves, and keeps the connection:
   curl -s %s -H "Authorization: Bearer $%s" -d '{"gameId":"%s","actionId":"l1","type":"legal"}'
   curl -s %s -H "Authorization: Bearer $%s" -d '{"gameId":"%s","actionId":"m1","type":"emote","emote":"hello"}'
   curl -s %s -H "Authorization: Bearer $%s" -d '{"gameId":"%s","actionId":"h1","type":"heartbeat"}'
