@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -650,4 +651,39 @@ func TestHexDiceDemoCommandsWorkAsPrinted(t *testing.T) {
 	require.Equal(t, 2, st.Turn, "the first turn ended")
 	require.Len(t, st.Troops, 1, "the printed buy bought")
 	require.Equal(t, d.Values["first"], st.Players[st.Troops[0].Owner].ID)
+}
+
+// TestHexDiceSimultaneousSubmissionsAtOnce: both players submit at the same
+// moment; whichever commits second runs again on the new state, reads the
+// other's orders and resolves the round — exactly once.
+func TestHexDiceSimultaneousSubmissionsAtOnce(t *testing.T) {
+	s := newStack(t)
+	alice, bob := s.guest("Alice"), s.guest("Bob")
+	g := newHexGame(s, alice, hexdice.CreateRequest{Size: hexdice.Small, TurnSeconds: 60, Mode: hexdice.Simultaneous, MapSeed: "m2"}, "hex-seed-race")
+	g.join(bob)
+	st, v := g.state()
+	m, err := hexdice.Rules{}.MapOf(st)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	codes, resolved := make([]int, 2), make([]bool, 2)
+	for i, p := range []player{alice, bob} {
+		h := hexdice.BuyOptions(st, m, hexdice.Seat(i))[0].Hex
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			code, out := s.post(p.Token, "HexDice", map[string]any{"gameId": g.id, "actionId": "submit", "type": "orders", "submit": true,
+				"orders": map[string]any{"buys": []any{map[string]any{"unit": "marine", "q": h.Q, "r": h.R}}}})
+			codes[i] = code
+			if code == http.StatusOK {
+				resolved[i], _ = out["result"].(map[string]any)["resolved"].(bool)
+			}
+		}()
+	}
+	wg.Wait()
+	require.Equal(t, []int{http.StatusOK, http.StatusOK}, codes)
+	require.True(t, resolved[0] != resolved[1], "exactly one submission resolved the round: %v", resolved)
+	st, v2 := g.state()
+	require.Equal(t, 2, st.Round)
+	require.Len(t, st.Troops, 2)
+	require.Equal(t, v+2, v2, "two steps, one each")
 }
