@@ -11,6 +11,7 @@ package games
 import (
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/domain/dashdice"
+	"github.com/meeple-games/meeple/domain/hexdice"
 	"github.com/meeple-games/meeple/domain/partyboard"
 	"github.com/meeple-games/meeple/domain/tilerace"
 )
@@ -44,6 +45,13 @@ var all = domain.Registry{
 		SignIns:  tilerace.SignIns(),
 		Demo:     tileRaceDemo,
 		Load:     tileRaceLoad,
+	},
+	{
+		Game:     hexdice.NewPlatformGame(),
+		Function: "HexDice",
+		Stats:    true, // per turn mode (docs/hexdice.md)
+		Demo:     hexDiceDemo,
+		Load:     hexDiceLoad,
 	},
 }
 

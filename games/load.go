@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/hexdice"
 	"github.com/meeple-games/meeple/domain/tilerace"
 )
 
@@ -472,4 +473,232 @@ func waitApplied(ctx context.Context, p domain.Probe, gameID, eventID string) er
 		time.Sleep(5 * time.Millisecond)
 	}
 	return fmt.Errorf("event %s/%s still pending after 10 s", gameID, eventID)
+}
+
+// hexDiceLoad measures Hex & Dice through the functions: the map document
+// per size; an alternating Large game between two Autoplay scripts (time
+// and Firestore documents per buy, move, attack and end of turn); a
+// simultaneous Large game (orders saved as a draft, the first submission,
+// and the submission that resolves the round); and the game document's
+// size at round 40 of a Large standoff (scripts that never attack, so the
+// game reaches sudden death with its troops alive).
+func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
+	h := &hexLoad{p: p, lat: map[string][]time.Duration{}, reads: map[string]int64{}, writes: map[string]int64{}}
+	for _, name := range []string{"Hana", "Hugo"} {
+		g, err := p.Guest(ctx, name)
+		if err != nil {
+			return err
+		}
+		pl := g["player"].(map[string]any)
+		h.players = append(h.players, domain.Actor{ID: pl["id"].(string), Name: pl["name"].(string), Role: domain.RoleGuest})
+		h.tokens = append(h.tokens, g["token"].(string))
+	}
+
+	fmt.Fprintf(out, "map document (games/{id}/public/map), written once at create:\n")
+	for _, size := range []hexdice.Size{hexdice.Small, hexdice.Medium, hexdice.Large} {
+		id, err := h.create(ctx, "map-"+string(size), hexdice.CreateRequest{Size: size, Mode: hexdice.Alternating})
+		if err != nil {
+			return err
+		}
+		doc, n, err := p.Doc(ctx, "games/"+id+"/public/map")
+		if err != nil || doc == nil {
+			return fmt.Errorf("map document of %s: %v", id, err)
+		}
+		b, _ := json.Marshal(doc)
+		_, gameSize, err := p.Doc(ctx, "games/"+id)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "  %-6s %6d bytes (Firestore storage size), %6d bytes as JSON; the new game document %d bytes\n", size, n, len(b), gameSize)
+	}
+
+	// Alternating: both players scripted, until LoadActions actions are timed.
+	for game := 0; h.timed() < LoadActions; game++ {
+		id, err := h.create(ctx, fmt.Sprint("alt-", game), hexdice.CreateRequest{Size: hexdice.Large, TurnSeconds: 120, Mode: hexdice.Alternating})
+		if err != nil {
+			return err
+		}
+		if _, err := h.play(ctx, id, hexdice.Autoplay{}, LoadActions-h.timed(), 0); err != nil {
+			return err
+		}
+	}
+	// Simultaneous: the same scripts; drafts, first submissions, resolutions.
+	for game := 0; len(h.lat["orders resolve"]) < LoadActions/10; game++ {
+		id, err := h.create(ctx, fmt.Sprint("sim-", game), hexdice.CreateRequest{Size: hexdice.Large, TurnSeconds: 120, Mode: hexdice.Simultaneous})
+		if err != nil {
+			return err
+		}
+		if _, err := h.play(ctx, id, hexdice.Autoplay{}, LoadActions/2, 0); err != nil {
+			return err
+		}
+	}
+	// Round 40 of a Large standoff.
+	standoff := hexdice.Autoplay{NoAttack: true, MaxTroops: 30, Units: []hexdice.UnitType{hexdice.Marine, hexdice.Sniper, hexdice.Hoverbike, hexdice.Mech}}
+	id, err := h.create(ctx, "standoff", hexdice.CreateRequest{Size: hexdice.Large, TurnSeconds: 120, Mode: hexdice.Alternating, MapSeed: "m1"})
+	if err != nil {
+		return err
+	}
+	h.quiet = true
+	at40, err := h.play(ctx, id, standoff, 5000, 40)
+	if err != nil {
+		return err
+	}
+
+	bare := p.Baseline()
+	fmt.Fprintf(out, "%-38s %9s %9s %9s\n", "", "p50", "p99", "samples")
+	row(out, "bare 1-doc transaction", bare)
+	for _, typ := range []string{"buy", "move", "attack", "endTurn", "orders draft", "orders submit", "orders resolve", "preview"} {
+		if len(h.lat[typ]) > 0 {
+			row(out, typ+" via HexDice function", h.lat[typ])
+		}
+	}
+	fmt.Fprintf(out, "Firestore documents per action (counted from RPCs):\n")
+	for _, typ := range []string{"buy", "move", "attack", "endTurn", "orders draft", "orders submit", "orders resolve", "preview"} {
+		if n := int64(len(h.lat[typ])); n > 0 {
+			fmt.Fprintf(out, "  %-15s %.2f reads, %.2f writes\n", typ+":", float64(h.reads[typ])/float64(n), float64(h.writes[typ])/float64(n))
+		}
+	}
+	fmt.Fprintf(out, "game document at round 40 of a Large standoff (%d troops): %d bytes (Firestore storage size), %d bytes of state as JSON\n",
+		at40.troops, at40.size, at40.json)
+	return nil
+}
+
+// hexLoad is the Hex & Dice scenario at work: two scripted players and what
+// their actions cost.
+type hexLoad struct {
+	p       domain.Probe
+	players []domain.Actor
+	tokens  []string
+	seq     int
+	quiet   bool // play without timing (the standoff)
+	lat     map[string][]time.Duration
+	reads   map[string]int64
+	writes  map[string]int64
+}
+
+func (h *hexLoad) timed() int {
+	return len(h.lat["buy"]) + len(h.lat["move"]) + len(h.lat["attack"]) + len(h.lat["endTurn"])
+}
+
+// create makes a room hosted by the first player and has the second join it.
+func (h *hexLoad) create(ctx context.Context, actionID string, req hexdice.CreateRequest) (string, error) {
+	body := map[string]any{"actionId": actionID, "type": "create"}
+	raw, _ := json.Marshal(req)
+	_ = json.Unmarshal(raw, &body)
+	res, err := h.p.Call(ctx, "HexDice", h.tokens[0], body)
+	if err != nil {
+		return "", err
+	}
+	id := res["result"].(map[string]any)["gameId"].(string)
+	_, err = h.p.Call(ctx, "HexDice", h.tokens[1], map[string]any{"gameId": id, "actionId": "join", "type": "join"})
+	return id, err
+}
+
+// hexState is a game's state as stored, and its sizes.
+type hexState struct {
+	g          hexdice.Game
+	size, json int
+	troops     int
+	version    int64
+}
+
+func (h *hexLoad) state(ctx context.Context, id string) (hexState, error) {
+	doc, size, err := h.p.Doc(ctx, "games/"+id)
+	if err != nil {
+		return hexState{}, err
+	}
+	raw, err := json.Marshal(doc["state"])
+	if err != nil {
+		return hexState{}, err
+	}
+	var st hexState
+	if err := json.Unmarshal(raw, &st.g); err != nil {
+		return hexState{}, err
+	}
+	st.size, st.json, st.troops = size, len(raw), len(st.g.Troops)
+	st.version, _ = doc["version"].(int64)
+	return st, nil
+}
+
+// play has both players follow script on game id for at most max actions,
+// or until the game is over, or until round stop begins (0: no stop); it
+// returns the last state seen.
+func (h *hexLoad) play(ctx context.Context, id string, script hexdice.Autoplay, max, stop int) (hexState, error) {
+	var st hexState
+	for n := 0; n < max; n++ {
+		var err error
+		if st, err = h.state(ctx, id); err != nil {
+			return st, err
+		}
+		if st.g.Phase == hexdice.PhaseOver || (stop > 0 && st.g.Round >= stop) {
+			return st, nil
+		}
+		m, err := hexdice.Rules{}.MapOf(st.g)
+		if err != nil {
+			return st, err
+		}
+		acted := false
+		for i, who := range h.players {
+			mv, ok := script.Next(st.g, m, who)
+			if !ok {
+				continue
+			}
+			if n%25 == 0 && !h.quiet && (mv.Type == hexdice.ActionMove || mv.Type == hexdice.ActionOrders) {
+				// A client previews before it moves: time that too.
+				pv := map[string]any{}
+				if troop, ok := mv.Payload["troop"]; ok {
+					pv["troop"] = troop
+				}
+				if err := h.send(ctx, i, id, "preview", hexdice.ActionPreview, pv); err != nil {
+					return st, err
+				}
+			}
+			kind := mv.Type
+			if mv.Type == hexdice.ActionOrders {
+				// Save a draft first, then submit: the second submission resolves.
+				draft := map[string]any{"orders": mv.Payload["orders"], "submit": false}
+				if !h.quiet && n%3 == 0 {
+					if err := h.send(ctx, i, id, "orders draft", hexdice.ActionOrders, draft); err != nil {
+						return st, err
+					}
+				}
+				kind = "orders submit"
+				if st.g.Players[1-i].Submitted {
+					kind = "orders resolve"
+				}
+			}
+			if err := h.send(ctx, i, id, kind, mv.Type, mv.Payload); err != nil {
+				return st, err
+			}
+			acted = true
+			break
+		}
+		if !acted {
+			return st, fmt.Errorf("hexdice game %s: nobody can act in round %d", id, st.g.Round)
+		}
+	}
+	return st, nil
+}
+
+// send makes player i's action on game id, timing it and counting its
+// documents under kind.
+func (h *hexLoad) send(ctx context.Context, i int, id, kind, typ string, payload map[string]any) error {
+	h.seq++
+	body := map[string]any{"gameId": id, "actionId": fmt.Sprint("a", h.seq), "type": typ}
+	for k, v := range payload {
+		body[k] = v
+	}
+	r0, w0 := h.p.Counts()
+	sent := time.Now()
+	if _, err := h.p.Call(ctx, "HexDice", h.tokens[i], body); err != nil {
+		return fmt.Errorf("%s %v: %w", typ, payload, err)
+	}
+	took := time.Since(sent)
+	r1, w1 := h.p.Counts()
+	if !h.quiet {
+		h.lat[kind] = append(h.lat[kind], took)
+		h.reads[kind] += r1 - r0
+		h.writes[kind] += w1 - w0
+	}
+	return nil
 }

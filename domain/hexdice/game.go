@@ -151,6 +151,9 @@ type Game struct {
 	CreatedAt   time.Time `json:"createdAt"`
 	// JoinDeadline: while waiting, when the room is cancelled.
 	JoinDeadline time.Time `json:"joinDeadline,omitzero"`
+	// Private: the room is joined with its room code only and never listed
+	// (Header.Private; the code itself is the platform's, never in the state).
+	Private bool `json:"private,omitempty"`
 
 	Players []Player `json:"players"` // by seat: the host, then the opponent
 
@@ -189,6 +192,8 @@ type Options struct {
 	MapSeed string
 	// Config overrides DefaultConfig (an operator's config document).
 	Config *Config
+	// Private rooms are joined with their room code only (ruling 13).
+	Private bool
 }
 
 // NewGame creates a room hosted by host, waiting for an opponent until
@@ -253,7 +258,7 @@ func newGame(id string, host domain.Actor, opts Options, now time.Time, maps Map
 	g := Game{
 		ID: id, Phase: PhaseWaiting, Mode: opts.Mode, Size: opts.Size, TurnSeconds: opts.TurnSeconds,
 		MapSeed: opts.MapSeed, MapHash: m.Hash(), MapRadius: m.Radius(), Config: cfg,
-		CreatedAt: now, JoinDeadline: now.Add(seconds(cfg.Timers.JoinSeconds)),
+		CreatedAt: now, JoinDeadline: now.Add(seconds(cfg.Timers.JoinSeconds)), Private: opts.Private,
 		Players:    []Player{{ID: host.ID, Name: host.Name, Coins: cfg.Economy.StartCoins, LastSeen: now}},
 		First:      0,
 		Current:    Neutral,

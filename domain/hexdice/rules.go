@@ -49,14 +49,14 @@ func (r Rules) MapOf(g Game) (*Map, error) {
 // Kind implements domain.Rules.
 func (Rules) Kind() string { return Kind }
 
-// Header implements domain.Rules. Status: waiting until the opponent joins,
-// active while playing, over at the end. Deadline is the earliest pending
-// one: the join deadline while waiting; while playing the earliest of the
-// turn (or planning) deadline and each player's connection deadline
-// (disconnection DisconnectSeconds after the last heartbeat, forfeit
-// ForfeitSeconds after that). Zero once over.
+// Header implements domain.Rules. Private is the room's setting. Status:
+// waiting until the opponent joins, active while playing, over at the end.
+// Deadline is the earliest pending one: the join deadline while waiting;
+// while playing the earliest of the turn (or planning) deadline and each
+// player's connection deadline (disconnection DisconnectSeconds after the
+// last heartbeat, forfeit ForfeitSeconds after that). Zero once over.
 func (Rules) Header(g Game) domain.Header {
-	h := domain.Header{Players: g.PlayerIDs()}
+	h := domain.Header{Players: g.PlayerIDs(), Private: g.Private}
 	switch g.Phase {
 	case PhaseWaiting:
 		h.Status, h.Deadline = domain.StatusWaiting, g.JoinDeadline

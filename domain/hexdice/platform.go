@@ -1,0 +1,403 @@
+package hexdice
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/meeple-games/meeple/domain"
+)
+
+// Slots of a Hex & Dice game besides the game document (docs/hexdice.md,
+// "Documents").
+const (
+	// SlotMap is games/{id}/public/map: the map as clients draw it
+	// (MapJSON), written once when the room is created. Public. The rules
+	// never read it: they regenerate the map from the cache.
+	SlotMap = "map"
+	// SlotOrders is games/{id}/orders/{playerId}: that player's saved or
+	// submitted Orders (simultaneous mode). Only that player may read it;
+	// the server reads both to resolve a round.
+	SlotOrders = "orders"
+)
+
+// ActionPreview is the read-only action a client sends when a troop is
+// tapped: where it can go, what it can hit, and where the caller can buy.
+// It writes nothing (unless a passed deadline is applied first, as for
+// "legal"), so it leaves no record.
+const ActionPreview = "preview"
+
+// QuickMatchQueue is the one quick-match queue: the default room.
+const QuickMatchQueue = "default"
+
+// CreateRequest is the payload of a Hex & Dice "create" (ruling 13). Every
+// field may be left out: medium, the default timer (90 s), alternating,
+// public, the game id as map seed.
+type CreateRequest struct {
+	Size        Size     `json:"size"`
+	TurnSeconds int      `json:"turnSeconds"`
+	Mode        TurnMode `json:"mode"`
+	// Private: joined with the room code only, never listed.
+	Private bool `json:"private"`
+	// MapSeed picks the map (public; at most 200 bytes): the same seed and
+	// size give the same map.
+	MapSeed string `json:"mapSeed"`
+}
+
+// PreviewRequest is the payload of "preview". Troop, when given, is the
+// troop to preview (anyone's); Q and R, when given, are the hex its targets
+// are listed from (a hex it may move to; its own by default).
+type PreviewRequest struct {
+	Troop *int `json:"troop"`
+	Q     *int `json:"q"`
+	R     *int `json:"r"`
+}
+
+// Preview is the result of "preview".
+type Preview struct {
+	// Seat is the caller's seat, -1 for a spectator.
+	Seat Seat `json:"seat"`
+	// CanBuy: the caller may buy now (alternating: its turn; simultaneous:
+	// in its orders, until it submits).
+	CanBuy bool `json:"canBuy"`
+	// Buys are the free hexes next to the caller's spawn structures and the
+	// units its coins cover (the shop panel); empty for a spectator.
+	Buys  []BuyOption   `json:"buys"`
+	Troop *TroopPreview `json:"troop,omitempty"`
+}
+
+// TroopPreview is one troop's preview: the blue and red highlights.
+type TroopPreview struct {
+	Troop int  `json:"troop"`
+	Owner Seat `json:"owner"`
+	From  Hex  `json:"from"` // where the targets are counted from
+	// CanMove and CanAttack say whether the caller may still give this troop
+	// a move or an attack now (its own troop, its turn or planning phase,
+	// not bought this turn, not yet moved or attacked, not the first turn's
+	// attack); the hexes below are geometry either way.
+	CanMove   bool    `json:"canMove"`
+	CanAttack bool    `json:"canAttack"`
+	Reachable []Reach `json:"reachable"` // cheapest first
+	Targets   []Hex   `json:"targets"`
+}
+
+// PlatformGame is Hex & Dice as the platform drives it: a one-document game
+// (Rules through domain.Single) plus
+//
+//   - the map document, written once at create from Map.JSON();
+//   - simultaneous mode's private orders: an "orders" action's orders go to
+//     the player's orders document; an action that resolves a round (the
+//     second submission, or the planning timer) reads the documents it needs
+//     first (NeedDocs, as snapshots) and hands them to the rules
+//     (Rules.WithOrders);
+//   - the "preview" action and the quick-match queue.
+//
+// Maps is the map source (nil: DefaultMaps). Wrap, when set, wraps the rules
+// of every call (tests: rulestest.PureRules).
+type PlatformGame struct {
+	Maps MapSource
+	Wrap func(domain.Rules[Game]) domain.Rules[Game]
+}
+
+var (
+	_ domain.Game    = PlatformGame{}
+	_ domain.Matcher = PlatformGame{}
+)
+
+// NewPlatformGame returns Hex & Dice's game.
+func NewPlatformGame() PlatformGame { return PlatformGame{} }
+
+// Kind implements domain.Game.
+func (PlatformGame) Kind() string { return Kind }
+
+// Slots implements domain.Game.
+func (PlatformGame) Slots() []domain.Slot {
+	return []domain.Slot{
+		{Name: SlotMap, Path: "public/map", Type: MapJSON{}, Access: domain.ReadPublic,
+			Doc: "the map: every hex's terrain and the structures' starting sites, written once at create"},
+		{Name: SlotOrders, Path: "orders/{key}", Type: Orders{}, Access: domain.ReadOwner,
+			Doc: "simultaneous mode: a player's saved or submitted orders, keyed by player id; that player only"},
+	}
+}
+
+func (p PlatformGame) rules(orders map[string]Orders) domain.Rules[Game] {
+	var r domain.Rules[Game] = Rules{Maps: p.Maps}.WithOrders(orders)
+	if p.Wrap != nil {
+		r = p.Wrap(r)
+	}
+	return r
+}
+
+// single is the one-document game over the rules with the private orders
+// of this call.
+func (p PlatformGame) single(orders map[string]Orders) domain.Game {
+	return domain.Single(domain.SingleGame[Game]{Rules: p.rules(orders), Create: p.create})
+}
+
+func decodeCreate(payload json.RawMessage) (CreateRequest, error) {
+	var req CreateRequest
+	err := domain.DecodePayload(payload, &req)
+	return req, err
+}
+
+func decodePreview(payload json.RawMessage) (PreviewRequest, error) {
+	var req PreviewRequest
+	if err := domain.DecodePayload(payload, &req); err != nil {
+		return req, err
+	}
+	if (req.Q == nil) != (req.R == nil) {
+		return req, domain.Errorf(domain.EINVALID, "q and r go together: the hex to list targets from")
+	}
+	if req.Q != nil && req.Troop == nil {
+		return req, domain.Errorf(domain.EINVALID, "troop is required with q and r")
+	}
+	return req, nil
+}
+
+// Plan implements domain.Game: every action reads the game document (as a
+// snapshot, as domain.Single does); a malformed create or preview is refused
+// before anything is read.
+func (p PlatformGame) Plan(a domain.Action) (domain.Plan, error) {
+	switch a.Type {
+	case domain.ActionCreate:
+		if _, err := decodeCreate(a.Payload); err != nil {
+			return domain.Plan{}, err
+		}
+	case ActionPreview:
+		if _, err := decodePreview(a.Payload); err != nil {
+			return domain.Plan{}, err
+		}
+	}
+	return p.single(nil).Plan(a)
+}
+
+// create makes a room: every room gets a room code (the seed's "invite a
+// friend"); a private one is joined with it only.
+func (p PlatformGame) create(d domain.Docs, a domain.Action, env domain.Env) (Game, bool, error) {
+	req, err := decodeCreate(a.Payload)
+	if err != nil {
+		return Game{}, false, err
+	}
+	g, err := Rules{Maps: p.Maps}.NewGame(a.GameID, a.Actor, Options{Size: req.Size, TurnSeconds: req.TurnSeconds,
+		Mode: req.Mode, MapSeed: req.MapSeed, Private: req.Private}, env.Now)
+	return g, true, err
+}
+
+// Run implements domain.Game.
+func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domain.Change, error) {
+	if a.Type == domain.ActionCreate {
+		return p.runCreate(d, a, env)
+	}
+	doc, err := domain.ReadGame[ordersView](d, Kind)
+	if err != nil {
+		return domain.Change{}, err
+	}
+	orders, err := privateOrders(d, doc.State.needs(a, env.Now))
+	if err != nil {
+		return domain.Change{}, err
+	}
+	single := p.single(orders)
+	if a.Type == ActionPreview {
+		return p.preview(single, d, a, env)
+	}
+	ch, err := single.Run(d, a, env)
+	if err != nil {
+		return domain.Change{}, err
+	}
+	if a.Type == ActionOrders {
+		if res, ok := ch.Result.(OrdersResult); ok {
+			ch.Writes = append(ch.Writes, domain.Write{DocID: domain.Doc(SlotOrders, res.PlayerID), Value: res.Orders})
+		}
+	}
+	return ch, nil
+}
+
+// runCreate creates the game (domain.Single) and writes its map document.
+func (p PlatformGame) runCreate(d domain.Docs, a domain.Action, env domain.Env) (domain.Change, error) {
+	ch, err := p.single(nil).Run(d, a, env)
+	if err != nil {
+		return domain.Change{}, err
+	}
+	w, ok := ch.GameWrite()
+	if !ok {
+		return domain.Change{}, domain.Errorf(domain.EINTERNAL, "create wrote no game")
+	}
+	g, ok := w.Value.(Game)
+	if !ok {
+		return domain.Change{}, domain.Errorf(domain.EINTERNAL, "create wrote a %T", w.Value)
+	}
+	m, err := Rules{Maps: p.Maps}.MapOf(g)
+	if err != nil {
+		return domain.Change{}, err
+	}
+	ch.Writes = append(ch.Writes, domain.Write{DocID: domain.Doc(SlotMap, ""), Value: m.JSON(), Create: true})
+	return ch, nil
+}
+
+// ordersView is what Run reads of the game state to know which private
+// orders an action needs.
+type ordersView struct {
+	Phase        Phase     `json:"phase"`
+	Mode         TurnMode  `json:"mode"`
+	TurnDeadline time.Time `json:"turnDeadline"`
+	Players      []struct {
+		ID        string `json:"id"`
+		Submitted bool   `json:"submitted"`
+	} `json:"players"`
+}
+
+// needs lists the players whose orders documents action a needs on this
+// game at now: in simultaneous play, both when the planning deadline has
+// passed (it resolves the round with what they saved), and the others who
+// have submitted when a submits its orders (the last submission
+// resolves). Nothing else reads them: not a draft, not any other action.
+func (v ordersView) needs(a domain.Action, now time.Time) []string {
+	if v.Mode != Simultaneous || v.Phase != PhasePlaying {
+		return nil
+	}
+	due := !v.TurnDeadline.IsZero() && !now.Before(v.TurnDeadline)
+	submits := false
+	if a.Type == ActionOrders && !due {
+		// Only whether it submits: the rules decode (and check) the rest.
+		var req struct {
+			Submit bool `json:"submit"`
+		}
+		_ = json.Unmarshal(a.Payload, &req)
+		submits = req.Submit
+	}
+	var ids []string
+	for _, p := range v.Players {
+		if due || (submits && p.Submitted && p.ID != a.Actor.ID) {
+			ids = append(ids, p.ID)
+		}
+	}
+	return ids
+}
+
+// privateOrders returns the orders documents of players ids, asking for
+// those not read yet. They are read as snapshots: whoever writes an orders
+// document rewrites the game document in the same transaction, and that
+// write is conditional on the game document being unchanged, so orders read
+// here cannot be stale when this action commits.
+//
+// Errors: *NeedDocs, EINTERNAL (a document that does not decode).
+func privateOrders(d domain.Docs, ids []string) (map[string]Orders, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	out := map[string]Orders{}
+	var need []domain.Read
+	for _, id := range ids {
+		doc := domain.Doc(SlotOrders, id)
+		if !d.Asked(doc) {
+			need = append(need, domain.Read{DocID: doc, Snapshot: true})
+			continue
+		}
+		var o Orders
+		found, err := d.Get(doc, &o)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			out[id] = o
+		}
+	}
+	if len(need) > 0 {
+		return nil, domain.Need(need...)
+	}
+	return out, nil
+}
+
+// preview answers ActionPreview: what the advance would apply first (a
+// deadline that passed), then the preview of the state it leaves.
+func (p PlatformGame) preview(single domain.Game, d domain.Docs, a domain.Action, env domain.Env) (domain.Change, error) {
+	req, err := decodePreview(a.Payload)
+	if err != nil {
+		return domain.Change{}, err
+	}
+	adv := a
+	adv.Type = domain.ActionAdvance
+	ch, err := single.Run(d, adv, env)
+	if err != nil {
+		return domain.Change{}, err
+	}
+	var g Game
+	if w, ok := ch.GameWrite(); ok {
+		g, _ = w.Value.(Game)
+	} else {
+		doc, err := domain.ReadGame[Game](d, Kind)
+		if err != nil {
+			return domain.Change{}, err
+		}
+		g = doc.State
+	}
+	m, err := Rules{Maps: p.Maps}.MapOf(g)
+	if err != nil {
+		return domain.Change{}, err
+	}
+	res, err := PreviewOf(g, m, a.Actor, req)
+	if err != nil {
+		return domain.Change{}, err
+	}
+	ch.Result = res
+	return ch, nil
+}
+
+// PreviewOf is the preview of g on map m for actor (the "preview" action's
+// result).
+//
+// Errors: EINVALID (an unknown troop, a hex off the map).
+func PreviewOf(g Game, m *Map, actor domain.Actor, req PreviewRequest) (Preview, error) {
+	seat := g.SeatOf(actor.ID)
+	s := preview(g, m)
+	playing := g.Phase == PhasePlaying && seat >= 0
+	planning := playing && g.Mode == Simultaneous && !g.Players[seat].Submitted
+	myTurn := playing && g.Mode == Alternating && g.Current == seat
+	out := Preview{Seat: seat, CanBuy: myTurn || planning, Buys: []BuyOption{}}
+	if seat >= 0 {
+		if b := BuyOptions(g, m, seat); b != nil {
+			out.Buys = b
+		}
+	}
+	if req.Troop == nil {
+		return out, nil
+	}
+	i := g.TroopByID(*req.Troop)
+	if i < 0 {
+		return out, domain.Errorf(domain.EINVALID, "troop: there is no troop %d", *req.Troop)
+	}
+	t := g.Troops[i]
+	from := t.Hex
+	if req.Q != nil {
+		from = Hex{*req.Q, *req.R}
+		if !m.Contains(from) {
+			return out, domain.Errorf(domain.EINVALID, "q, r: (%d,%d) is off the map (radius %d)", from.Q, from.R, m.Radius())
+		}
+	}
+	own := t.Owner == seat
+	tp := TroopPreview{Troop: t.ID, Owner: t.Owner, From: from, Reachable: []Reach{}, Targets: []Hex{},
+		CanMove:   own && (planning || (myTurn && t.Ready && !t.Moved && !t.Attacked)),
+		CanAttack: own && (planning || (myTurn && t.Ready && !t.Attacked && !s.noAttack()))}
+	if r := s.destinations(t, s.reach(t), nil); r != nil {
+		tp.Reachable = r
+	}
+	if h := s.targets(t, from); h != nil {
+		tp.Targets = h
+	}
+	out.Troop = &tp
+	return out, nil
+}
+
+// Queue implements domain.Matcher: one queue, the default room (medium, the
+// default timer, alternating; no room code). quickMatch takes no fields.
+//
+// Errors: EINVALID.
+func (PlatformGame) Queue(payload json.RawMessage) (string, json.RawMessage, error) {
+	if err := domain.DecodePayload(payload, nil); err != nil {
+		return "", nil, err
+	}
+	create, err := json.Marshal(CreateRequest{Size: Medium, TurnSeconds: DefaultConfig().Timers.DefaultTurnSeconds, Mode: Alternating})
+	if err != nil {
+		return "", nil, err
+	}
+	return QuickMatchQueue, create, nil
+}
