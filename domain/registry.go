@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"io"
+	"sort"
 	"time"
 )
 
@@ -94,3 +95,20 @@ type Probe interface {
 
 // Scenario measures one game through the local stack and prints its figures.
 type Scenario func(ctx context.Context, p Probe, out io.Writer) error
+
+// ActionTyper is implemented by games that list their action types (beyond
+// the platform's own: legal, advance and, where they apply, create, join,
+// quickMatch, leaveQueue). A test holds every listed type documented.
+type ActionTyper interface {
+	ActionTypes() []string
+}
+
+// SortedKeys returns m's keys, sorted.
+func SortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -76,3 +76,25 @@ func TestRegistryEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryActionIsDocumented: every action type a game lists appears in its
+// doc (docs/{kind}.md, as `type`) or in docs/api.md, and the platform's own
+// actions in docs/api.md, so a new action cannot go undocumented.
+func TestEveryActionIsDocumented(t *testing.T) {
+	api, err := os.ReadFile("../docs/api.md")
+	require.NoError(t, err)
+	for _, a := range []string{domain.ActionCreate, domain.ActionJoin, domain.ActionLegal, domain.ActionAdvance, domain.ActionQuickMatch, domain.ActionLeaveQueue} {
+		require.Contains(t, string(api), "`"+a+"`", "docs/api.md documents the platform action %s", a)
+	}
+	for _, e := range All() {
+		at, ok := e.Game.(domain.ActionTyper)
+		require.True(t, ok, "%s lists its action types (domain.ActionTyper)", e.Kind())
+		doc, err := os.ReadFile("../docs/" + e.Kind() + ".md")
+		require.NoError(t, err, "%s has docs/%s.md", e.Kind(), e.Kind())
+		for _, typ := range at.ActionTypes() {
+			quoted := "`" + typ + "`"
+			ok := strings.Contains(string(doc), quoted) || strings.Contains(string(doc), `"`+typ+`"`) || strings.Contains(string(api), quoted)
+			require.True(t, ok, "%s's action %s is documented in docs/%s.md or docs/api.md", e.Kind(), typ, e.Kind())
+		}
+	}
+}

@@ -34,7 +34,7 @@ type Request struct {
 
 // Reply is what an action returns to its caller, and what a retry gets again.
 type Reply struct {
-	GameID  string         `json:"gameId"`
+	GameID  string         `json:"gameId,omitempty"` // absent only while a quick match waits`
 	Version int64          `json:"version"`
 	Events  []domain.Event `json:"events"`
 	Result  any            `json:"result,omitempty"`

@@ -89,8 +89,13 @@ func create(d domain.Docs, a domain.Action, env domain.Env) (Match, bool, error)
 	}
 	opts := Options{Private: req.Private}
 	if req.TurnSeconds != nil {
-		opts.TurnSeconds = *req.TurnSeconds
-		if opts.TurnSeconds == 0 {
+		// On the wire 0 is "no timer" (and absent the default).
+		t := *req.TurnSeconds
+		if t != 0 && (t < MinTurnSeconds || t > MaxTurnSeconds) {
+			return Match{}, false, domain.Errorf(domain.EINVALID, "turnSeconds must be 0 (no timer) or from %d to %d, not %d", MinTurnSeconds, MaxTurnSeconds, t)
+		}
+		opts.TurnSeconds = t
+		if t == 0 {
 			opts.TurnSeconds = NoTimer
 		}
 	}
@@ -118,4 +123,9 @@ func (Game) Queue(p json.RawMessage) (string, json.RawMessage, error) {
 	}
 	create, _ := json.Marshal(map[string]string{"mode": req.Mode})
 	return req.Mode, create, nil
+}
+
+// ActionTypes implements domain.ActionTyper.
+func (Game) ActionTypes() []string {
+	return append(domain.SortedKeys(handlers), domain.ActionCreate, domain.ActionQuickMatch, domain.ActionLeaveQueue)
 }

@@ -401,3 +401,8 @@ func (PlatformGame) Queue(payload json.RawMessage) (string, json.RawMessage, err
 	}
 	return QuickMatchQueue, create, nil
 }
+
+// ActionTypes implements domain.ActionTyper.
+func (PlatformGame) ActionTypes() []string {
+	return append(domain.SortedKeys(handlers), domain.ActionCreate, domain.ActionQuickMatch, domain.ActionLeaveQueue, ActionPreview)
+}

@@ -233,3 +233,8 @@ func cleanName(field, s string) (string, error) {
 	}
 	return s, nil
 }
+
+// ActionTypes implements domain.ActionTyper.
+func (PlatformGame) ActionTypes() []string {
+	return append(domain.SortedKeys(handlers), domain.ActionCreate, ActionListBoards, ActionUploadBoard)
+}

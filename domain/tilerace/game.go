@@ -555,3 +555,6 @@ func legal(d domain.Docs, a domain.Action, env domain.Env) (domain.Change, error
 	}
 	return domain.Change{Result: map[string]any{"moves": moves}}, nil
 }
+
+// ActionTypes implements domain.ActionTyper.
+func (RaceGame) ActionTypes() []string { return append(ActionTypes(), domain.ActionCreate) }

@@ -1,6 +1,7 @@
 package tilerace
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/meeple-games/meeple/domain"
@@ -111,7 +112,7 @@ func Complete(c Ctx, g Game, t Team, tile Tile, req CompleteRequest) (Game, Team
 		}
 	}
 	if req.Complete && len(all) < tile.Min {
-		return g, t, o, domain.Errorf(domain.EINVALID, "tile %d needs at least %d completions to complete, %d given", tile.N, tile.Min, len(all))
+		return g, t, o, domain.Errorf(domain.EINVALID, "tile %d needs at least %s to complete, %d given", tile.N, plural(tile.Min, "completion"), len(all))
 	}
 
 	g, t = g.clone(), t.clone()
@@ -399,4 +400,12 @@ func Reset(c Ctx, g Game, teams []Team, ptiles []PowerupTile) (Game, []Team, []P
 	o.write(DocGame, DocTeams, DocPowerupTiles)
 	o.emit(EventGameReset, "", AdminData{By: c.by(g)})
 	return g, newTeams, newTiles, o, nil
+}
+
+// plural says n things: "1 completion", "2 completions".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -58,7 +59,7 @@ type Stack struct {
 	Server        *functions.Server
 	Triggers      *triggers.Triggers
 	// Demos are the demo games seeded, by game kind, in registry order.
-	Demos      map[string]domain.DemoGame
+	Demos map[string]domain.DemoGame
 	// Emulator is the emulator the stack started (nil when attached).
 	Emulator   func() *fsemu.Emulator
 	demoOrder  []string
@@ -152,9 +153,20 @@ func Run(ctx context.Context, c Config, ready func(*Stack)) error {
 		mux.Handle("/"+name, h)
 	}
 	mux.Handle("/functions/projects/", s.Triggers.LegacyHandler())
+	names := functions.Names(c.Games)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
-			http.NotFound(w, r)
+			// The same error shape as every function's, naming them all (paths
+			// are case-sensitive: /dashdice is not /DashDice).
+			msg := fmt.Sprintf("no function %s; the functions are /%s", r.URL.Path, strings.Join(names, ", /"))
+			for _, n := range names {
+				if strings.EqualFold("/"+n, r.URL.Path) {
+					msg = fmt.Sprintf("no function %s: did you mean /%s? (paths are case-sensitive)", r.URL.Path, n)
+				}
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": domain.ENOTFOUND, "message": msg}})
 			return
 		}
 		fmt.Fprintf(w, "Meeple local stack. Functions: POST /%s. See README.md.\n", strings.Join(functions.Names(c.Games), ", POST /"))
