@@ -145,7 +145,57 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	row(out, "  roll request sent → listener", afterRequest)
 	fmt.Fprintf(out, "  (%d of %d snapshots arrived before the HTTP response)\n", early, len(afterResponse))
 	fmt.Fprintf(out, "match document size: %d bytes (Firestore storage size), %d bytes as JSON\n", docSize, docJSON)
-	return contention(ctx, p, out, tokens, ids)
+	if err := contention(ctx, p, out, tokens, ids); err != nil {
+		return err
+	}
+	return deadlines(ctx, p, out, tokens, ids)
+}
+
+// deadlines measures how late a passed turn deadline reaches a listener:
+// applied by the stack's tick alone (every second here, every minute in
+// production), and by a client that sends "advance" when the deadline it sees
+// passes (docs/triggers.md).
+func deadlines(ctx context.Context, p domain.Probe, out io.Writer, tokens map[string]string, ids []string) error {
+	measure := func(name string, byClient bool) error {
+		var lags []time.Duration
+		for i := 0; i < 3; i++ {
+			res, err := p.Call(ctx, "DashDice", tokens[ids[0]], map[string]any{"actionId": fmt.Sprint(name, i), "type": "create", "mode": "classic", "turnSeconds": 5})
+			if err != nil {
+				return err
+			}
+			gameID := res["result"].(map[string]any)["gameId"].(string)
+			if _, err := p.Call(ctx, "DashDice", tokens[ids[1]], map[string]any{"gameId": gameID, "actionId": "join", "type": "join"}); err != nil {
+				return err
+			}
+			res, err = p.Call(ctx, "DashDice", tokens[ids[1]], map[string]any{"gameId": gameID, "actionId": "call", "type": "call", "call": "odd"})
+			if err != nil {
+				return err
+			}
+			version := int64(res["version"].(float64))
+			doc, _, err := p.Doc(ctx, "games/"+gameID)
+			if err != nil {
+				return err
+			}
+			deadline, _ := doc["deadlineAt"].(time.Time)
+			seen, stop := p.Watch(ctx, gameID)
+			time.Sleep(time.Until(deadline))
+			if byClient {
+				if _, err := p.Call(ctx, "DashDice", tokens[ids[0]], map[string]any{"gameId": gameID, "actionId": "adv", "type": "advance"}); err != nil {
+					stop()
+					return err
+				}
+			}
+			lags = append(lags, seen(version+1).Sub(deadline))
+			stop()
+		}
+		fmt.Fprintf(out, "  %-44s %v\n", name, lags)
+		return nil
+	}
+	fmt.Fprintf(out, "a passed turn deadline reaches a listener after (3 samples):\n")
+	if err := measure("the tick alone (every 1 s here)", false); err != nil {
+		return err
+	}
+	return measure("a client's advance when the deadline passes", true)
 }
 
 // contention sends 50 rolls at once on one match, as the player whose turn it
