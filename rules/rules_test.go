@@ -443,15 +443,16 @@ func TestTileRaceFog(t *testing.T) {
 		{"bogus", nobody},
 		{nil, nobody},
 	} {
-		state := map[string]any{"status": "active"}
+		board := map[string]any{"seeded": true}
 		if tc.fog != nil {
-			state["fog"] = tc.fog
+			board["fog"] = tc.fog // the board mirrors its game's fog mode
 		}
-		if _, err := fs.Doc("games/g1").Set(ctx, map[string]any{"kind": "tilerace", "state": state}); err != nil {
+		if _, err := fs.Doc("games/g1/private/board").Set(ctx, board); err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range callers {
-			wantAccess(t, fmt.Sprintf("get the private board (fog %v)", tc.fog), c, contains(tc.board, c), e.get(t, c, "games/g1/private/board"))
+			r := e.get(t, c, "games/g1/private/board")
+			wantAccess(t, fmt.Sprintf("get the private board (fog %v)", tc.fog), c, contains(tc.board, c), r)
 			wantAccess(t, "get pools", c, contains(only(admin, master), c), e.get(t, c, "games/g1/private/pools"))
 			for _, p := range []string{"games/g1/private/cred-team-t1", "games/g1/private/cred-admin-a1"} {
 				wantAccess(t, "get "+p, c, false, e.get(t, c, p))

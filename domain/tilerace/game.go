@@ -29,6 +29,11 @@ const (
 type BoardDoc struct {
 	Board   Board `json:"board"`
 	Version int64 `json:"version"`
+	// Fog is the game's fog mode, mirrored here so firestore.rules can let
+	// admins read the board while it is off for them without reading the
+	// game document (a rule's get() that denies reports an evaluation
+	// error in the emulator; this one denies cleanly).
+	Fog FogMode `json:"fog"`
 }
 
 // PoolsDoc is the private pools document.
@@ -333,6 +338,15 @@ func (g RaceGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 		ch.Steps = nil // a read: no record
 	}
 	ch.Writes = writesOf(doc, bd, v, nv, out)
+	if out.Wrote(DocGame) && nv.Game.Fog != bd.Fog {
+		// The board mirrors the fog mode for the rules.
+		if !boardRead {
+			return domain.Change{}, domain.Need(domain.Locked(domain.Doc(SlotBoard, "")))
+		}
+		if !wrote(ch.Writes, domain.Doc(SlotBoard, "")) {
+			ch.Writes = append(ch.Writes, domain.Write{DocID: domain.Doc(SlotBoard, ""), Value: BoardDoc{Board: nv.Board, Version: bd.Version, Fog: nv.Game.Fog}})
+		}
+	}
 	if a.Type == ActionRemoveAdmin {
 		if r, ok := req.(*AdminRequest); ok {
 			ch.Writes = append(ch.Writes, domain.Write{DocID: CredDoc(CredAdmin, r.ID), Delete: true})
@@ -364,7 +378,7 @@ func writesOf(doc domain.GameDoc[Game], bd BoardDoc, old, nv Values, out Outcome
 				put(domain.Doc(SlotTeam, t.ID), t)
 			}
 		case DocTile, DocBoard:
-			put(domain.Doc(SlotBoard, ""), BoardDoc{Board: nv.Board, Version: bd.Version + 1})
+			put(domain.Doc(SlotBoard, ""), BoardDoc{Board: nv.Board, Version: bd.Version + 1, Fog: nv.Game.Fog})
 		case DocPools:
 			put(domain.Doc(SlotPools, ""), PoolsDoc{Pools: nv.Pools})
 		case DocPowerupTile:
@@ -446,7 +460,7 @@ func (RaceGame) create(d domain.Docs, a domain.Action, env domain.Env) (domain.C
 	return domain.Change{
 		Writes: []domain.Write{
 			{DocID: domain.GameDocID, Value: g, Header: &h, Create: true},
-			{DocID: domain.Doc(SlotBoard, ""), Value: BoardDoc{Board: b}},
+			{DocID: domain.Doc(SlotBoard, ""), Value: BoardDoc{Board: b, Fog: g.Fog}},
 			{DocID: domain.Doc(SlotPools, ""), Value: PoolsDoc{Pools: p}},
 			{DocID: CredDoc(CredAdmin, MasterAdminID), Value: domain.Credential{Hash: a.Secret}},
 			{DocID: domain.Doc(SlotPublicBoard, ""), Value: publicBoard(g, b)},
@@ -492,6 +506,7 @@ func (RaceGame) autoFog(d domain.Docs, a domain.Action, env domain.Env) (domain.
 		Writes: []domain.Write{
 			{DocID: domain.GameDocID, Value: ng, Header: &h, Version: doc.Version + 1},
 			{DocID: domain.Doc(SlotPublicBoard, ""), Value: publicBoard(ng, bd.Board)},
+			{DocID: domain.Doc(SlotBoard, ""), Value: BoardDoc{Board: bd.Board, Version: bd.Version, Fog: ng.Fog}},
 		},
 	}, nil
 }
@@ -558,3 +573,13 @@ func legal(d domain.Docs, a domain.Action, env domain.Env) (domain.Change, error
 
 // ActionTypes implements domain.ActionTyper.
 func (RaceGame) ActionTypes() []string { return append(ActionTypes(), domain.ActionCreate) }
+
+// wrote reports whether ws writes id.
+func wrote(ws []domain.Write, id domain.DocID) bool {
+	for _, w := range ws {
+		if w.DocID == id {
+			return true
+		}
+	}
+	return false
+}
