@@ -21,10 +21,10 @@ import (
 
 // Defaults of the tick's bounds.
 const (
-	DefaultMaxGames   = 100              // due games advanced per tick
-	DefaultMaxPending = 100              // pending event records swept per tick
+	DefaultMaxGames   = 100             // due games advanced per tick
+	DefaultMaxPending = 100             // pending event records swept per tick
 	DefaultPendingAge = 3 * time.Second // a record younger than this is left to its trigger
-	DefaultWorkers    = 4                // games advanced (records swept) at once
+	DefaultWorkers    = 4               // games advanced (records swept) at once
 )
 
 // Triggers runs the trigger functions against one Store.

@@ -57,7 +57,9 @@ func (p *functionsProc) kill() {
 	_, _ = p.cmd.Process.Wait()
 }
 
-func (p *functionsProc) url(fn string) string { return fmt.Sprintf("http://127.0.0.1:%d/%s", p.port, fn) }
+func (p *functionsProc) url(fn string) string {
+	return fmt.Sprintf("http://127.0.0.1:%d/%s", p.port, fn)
+}
 
 // TestKillMidBurst kills the functions with SIGKILL while actions,
 // completions and trigger deliveries are in flight, starts them again
