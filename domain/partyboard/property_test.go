@@ -141,15 +141,17 @@ func TestRealBoardsPlayToTheEnd(t *testing.T) {
 	}
 }
 
-// TestRandomBoardsPlay generates boards that use every rule type in random
-// combinations and plays them with random inputs: every step must succeed
-// and keep the invariants.
+// TestRandomBoardsPlay generates boards that use every rule type (and tile
+// kinds, "once" tiles, items, leader zones, boards without a finish) in
+// random combinations and plays them with random inputs: every step must
+// succeed and keep the invariants.
 func TestRandomBoardsPlay(t *testing.T) {
-	boards := 60
+	boards := 80
 	if testing.Short() || raceEnabled {
-		boards = 20
+		boards = 30
 	}
 	types := map[string]bool{}
+	features := map[string]int{}
 	ended := 0
 	for n := 0; n < boards; n++ {
 		seed := fmt.Sprint("random-board-", n)
@@ -157,7 +159,7 @@ func TestRandomBoardsPlay(t *testing.T) {
 		file := randomBoard(rng)
 		b, problems, _, err := LoadBoard(file, LoadOptions{})
 		require.NoError(t, err, "%v\n%s", problems, file)
-		walkRules(b, func(r *Rule) { types[r.Type] = true })
+		countFeatures(b, types, features)
 		g := playRandomly(t, b, 2+rng.IntN(5), seed, 3000)
 		if g.Phase == PhaseOver {
 			ended++
@@ -166,73 +168,139 @@ func TestRandomBoardsPlay(t *testing.T) {
 	for _, typ := range RuleTypes {
 		require.True(t, types[typ], "no random board used %s", typ)
 	}
-	t.Logf("%d of %d random games ended within 3000 steps", ended, boards)
+	for _, f := range []string{"once", "kind", "items", "acquire", "lose", "leader", "noFinish", "repeat", "match", "maxRolls", "applyFirst", "swapZone", "pickNearest"} {
+		require.NotZero(t, features[f], "no random board used %s", f)
+	}
+	t.Logf("%d of %d random games ended within 3000 steps; features %v", ended, boards, features)
 }
 
-func walkRules(b *Board, f func(*Rule)) {
-	var walk func(r *Rule)
-	walk = func(r *Rule) {
-		f(r)
-		for i := range r.Choices {
-			walk(&r.Choices[i].Rule)
-		}
-		if r.DiceRolls != nil {
-			for i := range r.DiceRolls.Outcomes {
-				walk(&r.DiceRolls.Outcomes[i].Rule)
+// countFeatures tallies what a board uses, so the tests know they covered it.
+func countFeatures(b *Board, types map[string]bool, features map[string]int) {
+	b.Walk(func(_ string, r *Rule) {
+		types[r.Type] = true
+		for f, on := range map[string]bool{"acquire": r.AcquireItem != "", "lose": r.LoseItem != "", "repeat": r.Until == UntilRepeat,
+			"match": r.Until == UntilMatch, "maxRolls": r.MaxRolls > 0, "applyFirst": r.DiceRolls != nil && r.DiceRolls.Apply == ApplyFirst,
+			"swapZone": r.Type == SwapPlacesRule && r.Zone != "", "pickNearest": r.Pick == PickNearest} {
+			if on {
+				features[f]++
 			}
 		}
-		if r.Condition != nil && r.Condition.Consequence != nil {
-			walk(r.Condition.Consequence)
+	})
+	for _, t := range b.Tiles {
+		if t.MandatoryType == MandatoryOnce {
+			features["once"]++
+		}
+		if t.Kind != "" {
+			features["kind"]++
 		}
 	}
-	for i := range b.Tiles {
-		walk(&b.Tiles[i].Rule)
+	if b.Items != nil {
+		features["items"]++
 	}
-	for i := range b.Zones {
-		walk(&b.Zones[i].Rule)
+	if b.leaderZone() >= 0 {
+		features["leader"]++
+	}
+	if b.NoFinish() {
+		features["noFinish"]++
 	}
 }
+
+// generator writes random valid board files.
+type generator struct {
+	rng      *rand.Rand
+	tiles    int
+	zones    []string     // zones with tiles (not the leader zone)
+	items    []string     // item ids rules may name
+	refights map[int]bool // tiles a RefightRule's tileIndex names
+}
+
+var genItems = []string{"BOMB", "BOW", "SHIELD"}
 
 // randomBoard writes a valid board file with random tiles, zones and rules.
 func randomBoard(rng *rand.Rand) []byte {
 	n := 12 + rng.IntN(40)
+	gen := &generator{rng: rng, tiles: n, items: genItems, refights: map[int]bool{}}
+	root := map[string]any{}
+	if rng.IntN(2) == 0 {
+		root["items"] = map[string]any{"_desc": "ignored", "BOMB": map[string]any{"name": "Bomb"}, "BOW": map[string]any{}, "SHIELD": map[string]any{"description": "blocks"}}
+	}
 	zones := []map[string]any{}
 	for i := 0; i < rng.IntN(4); i++ {
-		typ := []string{ZoneActive, ZonePassive}[rng.IntN(2)]
-		r := randomRule(rng, n, 1)
-		for typ == ZoneActive && r["type"] == SkipTurnRule {
-			r = randomRule(rng, n, 1)
-		}
-		zones = append(zones, map[string]any{"name": fmt.Sprint("zone ", i), "type": typ, "rule": r})
+		gen.zones = append(gen.zones, fmt.Sprint("zone ", i))
 	}
+	for i, name := range gen.zones {
+		typ := []string{ZoneActive, ZonePassive}[rng.IntN(2)]
+		if i == 0 && rng.IntN(3) == 0 {
+			typ = ZoneLeader
+		}
+		r := gen.rule(1)
+		for typ != ZonePassive && r["type"] == SkipTurnRule {
+			r = gen.rule(1)
+		}
+		zones = append(zones, map[string]any{"name": name, "type": typ, "rule": r})
+	}
+	if len(zones) > 0 && zones[0]["type"] == ZoneLeader {
+		gen.zones = gen.zones[1:] // no tile in it
+	}
+	noFinish := rng.IntN(5) == 0
 	var tiles []map[string]any
 	for i := 0; i < n; i++ {
-		t := map[string]any{"rule": randomRule(rng, n, 0), "position": []map[string]int{{"x": i, "y": 0}}}
+		t := map[string]any{"rule": gen.rule(0), "position": []map[string]int{{"x": i, "y": 0}}}
 		switch {
 		case i == 0 && rng.IntN(2) == 0:
 			t["rule"] = map[string]any{"type": StarterSelectionRule, "displayText": "pick", "starters": []string{"A", "B", "C"}}
+		case i == n-1 && noFinish:
+			t["rule"] = map[string]any{"type": TodoRule, "displayText": "the finish, one day"}
 		case i == n-1:
 			t["rule"] = map[string]any{"type": GameOverRule, "displayText": "win"}
+		case noFinish && t["rule"].(map[string]any)["type"] == GameOverRule:
+			t["rule"] = map[string]any{"type": DisplayRule, "displayText": "not the finish"}
 		}
-		if rng.IntN(6) == 0 || i == n-1 {
+		switch k := rng.IntN(12); {
+		case k < 2 || (i == n-1 && !noFinish):
 			t["mandatory"] = true
+		case k < 4 && i < n-1:
+			t["mandatoryType"] = MandatoryOnce
 		}
-		if len(zones) > 0 && rng.IntN(3) == 0 {
-			t["zone"] = zones[rng.IntN(len(zones))]["name"]
+		if rng.IntN(4) == 0 && i < n-1 {
+			t["kind"] = "boss"
+		}
+		if len(gen.zones) > 0 && rng.IntN(3) == 0 {
+			t["zone"] = gen.zones[rng.IntN(len(gen.zones))]
 		}
 		tiles = append(tiles, t)
 	}
-	file, _ := json.Marshal(map[string]any{"tiles": tiles, "zones": zones})
+	// A refight's tile may not refight again (LoadBoard refuses the loop).
+	for i, t := range tiles {
+		if r := t["rule"].(map[string]any); r["type"] == RefightRule && (t["kind"] != nil || gen.refights[i]) {
+			t["rule"] = map[string]any{"type": DisplayRule, "displayText": "a boss"}
+		}
+	}
+	if !slices.ContainsFunc(tiles, func(t map[string]any) bool { return t["kind"] != nil }) {
+		tiles[0]["kind"] = "boss" // RefightRules name kind "boss"
+		if r := tiles[0]["rule"].(map[string]any); r["type"] == RefightRule {
+			tiles[0]["rule"] = map[string]any{"type": DisplayRule, "displayText": "a boss"}
+		}
+	}
+	root["tiles"], root["zones"] = tiles, zones
+	file, _ := json.Marshal(root)
 	return file
 }
 
-func randomRule(rng *rand.Rand, tiles, depth int) map[string]any {
+func (gen *generator) rule(depth int) map[string]any {
+	rng, tiles := gen.rng, gen.tiles
 	types := RuleTypes
 	if depth >= 3 {
-		types = []string{DisplayRule, ExtraTurnRule, SkipTurnRule, ReverseTurnOrderRule}
+		types = []string{DisplayRule, ExtraTurnRule, SkipTurnRule, ReverseTurnOrderRule, TodoRule}
 	}
 	typ := types[rng.IntN(len(types))]
 	r := map[string]any{"type": typ, "displayText": typ + " here"}
+	if rng.IntN(8) == 0 {
+		r["acquireItem"] = gen.items[rng.IntN(len(gen.items))]
+	}
+	if rng.IntN(12) == 0 {
+		r["loseItem"] = append([]string{AllItems}, gen.items...)[rng.IntN(len(gen.items)+1)]
+	}
 	target := func(all bool) string {
 		if all {
 			return []string{TargetSelf, TargetCustom, TargetAllOthers}[rng.IntN(3)]
@@ -263,7 +331,7 @@ func randomRule(rng *rand.Rand, tiles, depth int) map[string]any {
 				hi = 6 * d["numRequired"].(int)
 			}
 			var os []map[string]any
-			for i := 0; i < rng.IntN(3); i++ {
+			for i := 0; i < rng.IntN(4); i++ {
 				c := criteria(hi)
 				if kind == RollsCumulative {
 					c = slices.DeleteFunc(c, func(v int) bool { return v < d["numRequired"].(int) })
@@ -271,9 +339,12 @@ func randomRule(rng *rand.Rand, tiles, depth int) map[string]any {
 						c = []int{hi}
 					}
 				}
-				os = append(os, map[string]any{"rule": randomRule(rng, tiles, depth+1), "criteria": c, "isAny": rng.IntN(4) == 0})
+				os = append(os, map[string]any{"rule": gen.rule(depth + 1), "criteria": c, "isAny": rng.IntN(4) == 0})
 			}
 			d["outcomes"] = os
+			if rng.IntN(3) == 0 {
+				d["apply"] = []string{ApplyAll, ApplyFirst}[rng.IntN(2)]
+			}
 		}
 		return d
 	}
@@ -296,7 +367,20 @@ func randomRule(rng *rand.Rand, tiles, depth int) map[string]any {
 			r["direction"], r["diceRolls"] = []string{Forward, Back}[rng.IntN(2)], dice(false)
 		}
 	case RollUntilRule:
-		r["criteria"] = criteria(6)
+		switch rng.IntN(4) {
+		case 0:
+			r["until"] = UntilRepeat
+		case 1:
+			r["until"] = UntilMatch
+		default:
+			r["criteria"] = criteria(6)
+		}
+		if rng.IntN(3) == 0 {
+			r["maxRolls"] = 1 + rng.IntN(4)
+			if rng.IntN(2) == 0 && depth < 3 {
+				r["consequence"] = gen.rule(depth + 1)
+			}
+		}
 	case AddMandatoryRule:
 		r["tileIndex"] = rng.IntN(tiles)
 	case DiceRollRule:
@@ -318,13 +402,13 @@ func randomRule(rng *rand.Rand, tiles, depth int) map[string]any {
 			c["immediate"] = true
 		}
 		if rng.IntN(2) == 0 && depth < 3 {
-			c["consequence"] = randomRule(rng, tiles, depth+1)
+			c["consequence"] = gen.rule(depth + 1)
 		}
 		r["condition"] = c
 	case ChoiceRule:
 		var cs []map[string]any
 		for i := 0; i < 1+rng.IntN(3); i++ {
-			cs = append(cs, map[string]any{"rule": randomRule(rng, tiles, depth+1)})
+			cs = append(cs, map[string]any{"rule": gen.rule(depth + 1)})
 		}
 		r["choices"] = cs
 		if rng.IntN(3) == 0 {
@@ -341,6 +425,33 @@ func randomRule(rng *rand.Rand, tiles, depth int) map[string]any {
 			r["starters"] = []string{"Z"}
 		} else {
 			r["playerTarget"] = TargetCustom
+		}
+	case SwapPlacesRule:
+		if len(gen.zones) > 0 && rng.IntN(2) == 0 {
+			r["zone"] = gen.zones[rng.IntN(len(gen.zones))]
+		}
+	case RefightRule:
+		if rng.IntN(3) == 0 {
+			i := rng.IntN(tiles - 1)
+			gen.refights[i] = true
+			r["tileIndex"] = i
+		} else {
+			r["tileKind"] = "boss"
+			if rng.IntN(2) == 0 {
+				r["pick"] = PickNearest
+			}
+		}
+	case ItemRule:
+		r["item"] = gen.items[rng.IntN(len(gen.items))]
+		r["use"] = rng.IntN(2) == 0
+		if rng.IntN(3) > 0 && depth < 3 {
+			r["ifHas"] = gen.rule(depth + 1)
+		}
+		if rng.IntN(3) > 0 && depth < 3 {
+			r["ifNot"] = gen.rule(depth + 1)
+		}
+		if r["ifHas"] == nil && r["ifNot"] == nil {
+			r["use"] = true
 		}
 	}
 	return r
