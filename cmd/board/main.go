@@ -263,4 +263,3 @@ func short(s string) string {
 	}
 	return string([]rune(s)[:39]) + "…"
 }
-

@@ -173,7 +173,7 @@ type loader struct {
 	o        LoadOptions
 	problems []Problem
 	warnings []Problem
-	tiles    int // tiles in the file, for tileIndex checks
+	tiles    int               // tiles in the file, for tileIndex checks
 	zones    map[string]string // zone name → type
 	declared map[string]Item   // declared items; nil: any item goes
 	// later are checks that need every tile (tile kinds, the rules of tiles

@@ -137,13 +137,13 @@ var handlers = map[string]func(*step, domain.Action) error{
 	ActionJoin:         (*step).join,
 	ActionStart:        (*step).start,
 	ActionRemovePlayer: (*step).removePlayer,
-	ActionRoll:      (*step).input,
-	ActionChoose:    (*step).input,
-	ActionTarget:    (*step).input,
-	ActionStarter:   (*step).input,
-	ActionGroupRoll: (*step).input,
-	ActionConfirm:   (*step).input,
-	ActionChallenge: (*step).input,
+	ActionRoll:         (*step).input,
+	ActionChoose:       (*step).input,
+	ActionTarget:       (*step).input,
+	ActionStarter:      (*step).input,
+	ActionGroupRoll:    (*step).input,
+	ActionConfirm:      (*step).input,
+	ActionChallenge:    (*step).input,
 }
 
 // Apply implements domain.Rules: join, start, and the inputs the game awaits
