@@ -96,12 +96,44 @@ type play struct {
 	b      *Board
 	g      Game
 	events []domain.Event
+	now    time.Time // the clock of the actions sent
 }
 
 func newPlay(t *testing.T, b *Board, players int) *play {
 	t.Helper()
 	r := Rules{Boards: MapSource{b.ID: b}}
-	return &play{t: t, r: r, b: b, g: lobby(t, r, b, players, domain.Script())}
+	return &play{t: t, r: r, b: b, g: lobby(t, r, b, players, domain.Script()), now: t0}
+}
+
+// newTimedPlay is newPlay with a turn timer of secs, made by Create.
+func newTimedPlay(t *testing.T, b *Board, players, secs int) *play {
+	t.Helper()
+	r := Rules{Boards: MapSource{b.ID: b}}
+	g, _, err := Create(MapSource{b.ID: b}, domain.Action{GameID: "g1", Actor: actor(0),
+		Payload: json.RawMessage(fmt.Sprintf(`{"board":%q,"turnSeconds":%d}`, b.ID, secs))}, domain.Env{Now: t0})
+	require.NoError(t, err)
+	require.Equal(t, secs, g.TurnSeconds)
+	p := &play{t: t, r: r, b: b, g: g, now: t0}
+	for i := 1; i < players; i++ {
+		p.do(i, ActionJoin, "")
+	}
+	require.True(t, p.g.Deadline.IsZero(), "no deadline in the lobby")
+	p.do(0, ActionStart, "")
+	return p
+}
+
+// expire applies the passed deadline as of its time with exactly the dice
+// it must roll, and checks the invariants.
+func (p *play) expire(dice ...int) {
+	p.t.Helper()
+	require.False(p.t, p.g.Deadline.IsZero(), "no deadline to expire")
+	p.now = p.g.Deadline
+	d := domain.Script(dice...)
+	g, out, err := rulestest.PureRules[Game](p.t, p.r).Expire(p.g, domain.Env{Now: p.now, Dice: d})
+	require.NoError(p.t, err, "expire")
+	require.Zero(p.t, d.Remaining(), "the expiry rolled fewer dice than scripted")
+	checkStep(p.t, p.b, p.g, g, out)
+	p.g, p.events = g, out.Events
 }
 
 // do sends player i's action with the given payload fields and exactly the
@@ -109,7 +141,7 @@ func newPlay(t *testing.T, b *Board, players int) *play {
 func (p *play) do(i int, typ, fields string, dice ...int) {
 	p.t.Helper()
 	d := domain.Script(dice...)
-	g, out, err := rulestest.PureRules[Game](p.t, p.r).Apply(p.g, action(i, typ, fields), domain.Env{Now: t0, Dice: d})
+	g, out, err := rulestest.PureRules[Game](p.t, p.r).Apply(p.g, action(i, typ, fields), domain.Env{Now: p.now, Dice: d})
 	require.NoError(p.t, err, "%s by p%d", typ, i)
 	require.Zero(p.t, d.Remaining(), "%s by p%d rolled fewer dice than scripted", typ, i)
 	checkStep(p.t, p.b, p.g, g, out)
@@ -120,7 +152,7 @@ func (p *play) do(i int, typ, fields string, dice ...int) {
 func (p *play) refused(i int, typ, fields, code string) {
 	p.t.Helper()
 	before, _ := json.Marshal(p.g)
-	g, out, err := p.r.Apply(p.g, action(i, typ, fields), domain.Env{Now: t0, Dice: domain.Script()})
+	g, out, err := p.r.Apply(p.g, action(i, typ, fields), domain.Env{Now: p.now, Dice: domain.Script()})
 	require.Error(p.t, err)
 	require.Equal(p.t, code, domain.ErrorCode(err), "%v", err)
 	require.Empty(p.t, out.Events)

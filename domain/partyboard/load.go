@@ -364,14 +364,14 @@ func (l *loader) zone(path string, v any) Zone {
 		l.fail(path+".type", "must be %q, %q or %q, not %q", ZoneActive, ZonePassive, ZoneLeader, z.Type)
 	}
 	z.Rule = l.rule(path+".rule", m, "rule", 0)
-	if (z.Type == ZoneActive || z.Type == ZoneLeader) && z.Rule.Type == SkipTurnRule {
+	if (z.Type == ZoneActive || z.Type == ZoneLeader) && (z.Rule.Type == SkipTurnRule || z.Rule.Type == DrinkDuringLostTurnsRule) {
 		// It would run before every turn of its players, who would never
 		// roll again: no way out, and a game of such players never ends.
 		article := "an"
 		if z.Type == ZoneLeader {
 			article = "a"
 		}
-		l.fail(path+".rule.type", "%s %s zone's rule cannot be a SkipTurnRule: its players would lose every turn and never move on", article, z.Type)
+		l.fail(path+".rule.type", "%s %s zone's rule cannot be a %s: its players would lose every turn and never move on", article, z.Type, z.Rule.Type)
 	}
 	return z
 }

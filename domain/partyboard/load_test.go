@@ -117,6 +117,8 @@ func TestLoadBoardReportsLocatedProblems(t *testing.T) {
 			[]string{`zones[0].type: must be "active", "passive" or "leader", not "sleepy"`, `zones[1].name: zone "A" is defined twice`, "zones[2].name: is required", "zones[2].rule: is required"}},
 		{"zone that skips every turn", `{"zones":[{"name":"A","type":"active","rule":{"type":"SkipTurnRule","displayText":"x","numTurns":1}}],"tiles":[` + win + `]}`,
 			[]string{"zones[0].rule.type: an active zone's rule cannot be a SkipTurnRule"}},
+		{"zone that costs every turn", `{"zones":[{"name":"A","type":"active","rule":{"type":"DrinkDuringLostTurnsRule","displayText":"x","diceRolls":{"numRequired":2}}}],"tiles":[` + win + `]}`,
+			[]string{"zones[0].rule.type: an active zone's rule cannot be a DrinkDuringLostTurnsRule"}},
 		{"zone rule to a missing tile", `{"zones":[{"name":"A","type":"active","rule":{"type":"MoveRule","displayText":"x","tileIndex":5}}],"tiles":[` + win + `]}`,
 			[]string{"zones[0].rule.tileIndex: tile 5 does not exist (the board has 1 tiles)"}},
 		{"deep outcome criteria", board(`{"type":"DiceRollRule","displayText":"x","diceRolls":{"numRequired":1,"outcomes":[{"rule":{"type":"DisplayRule","displayText":"y"},"criteria":[7]}]}}`),

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -119,7 +120,7 @@ const maxSteps = 20000
 func TestRealBoardsPlayToTheEnd(t *testing.T) {
 	games := 200
 	if testing.Short() || raceEnabled {
-		games = 40
+		games = 24
 	}
 	r := Rules{Boards: BuiltinSource{}}
 	for _, b := range BuiltinBoards() {
@@ -148,7 +149,7 @@ func TestRealBoardsPlayToTheEnd(t *testing.T) {
 func TestRandomBoardsPlay(t *testing.T) {
 	boards := 80
 	if testing.Short() || raceEnabled {
-		boards = 30
+		boards = 20
 	}
 	types := map[string]bool{}
 	features := map[string]int{}
@@ -172,6 +173,80 @@ func TestRandomBoardsPlay(t *testing.T) {
 		require.NotZero(t, features[f], "no random board used %s", f)
 	}
 	t.Logf("%d of %d random games ended within 3000 steps; features %v", ended, boards, features)
+}
+
+// TestRandomGamesWithTimersAndLeavers plays timed games on random and real
+// boards where inputs often time out (Expire at the deadline), players
+// leave or are removed by the host now and then, and any move Legal lists
+// may be played: every step must succeed and keep the invariants, and every
+// game must end.
+func TestRandomGamesWithTimersAndLeavers(t *testing.T) {
+	games := 40
+	if testing.Short() || raceEnabled {
+		games = 16
+	}
+	var boards []*Board
+	for n := 0; n < games; n++ {
+		if n%4 == 0 {
+			boards = append(boards, BuiltinBoards()[n%8/4])
+			continue
+		}
+		b, problems, _, err := LoadBoard(randomBoard(seedRand(fmt.Sprint("timed-board-", n))), LoadOptions{})
+		require.NoError(t, err, "%v", problems)
+		boards = append(boards, b)
+	}
+	reasons := map[string]int{}
+	for n, b := range boards {
+		seed := fmt.Sprint("timed-", n)
+		rng := seedRand(seed)
+		r := Rules{Boards: MapSource{b.ID: b}}
+		pure := rulestest.PureRules[Game](t, r)
+		players := 2 + rng.IntN(6)
+		g, _, err := Create(MapSource{b.ID: b}, domain.Action{GameID: "g1", Actor: actor(0),
+			Payload: json.RawMessage(fmt.Sprintf(`{"board":%q,"turnSeconds":30}`, b.ID))}, domain.Env{Now: t0})
+		require.NoError(t, err)
+		now := t0
+		for i := 1; i < players; i++ {
+			g, _, err = r.Apply(g, action(i, ActionJoin, ""), domain.Env{Now: now})
+			require.NoError(t, err)
+		}
+		g, _, err = r.Apply(g, action(0, ActionStart, ""), domain.Env{Now: now, Dice: domain.NewSeededDice(seed, 0)})
+		require.NoError(t, err)
+		for step := 1; g.Phase == PhasePlaying; step++ {
+			require.Less(t, step, 5000, "game %s did not end", seed)
+			dice := domain.NewSeededDice(seed, int64(step))
+			var next Game
+			var out domain.Outcome
+			switch k := rng.IntN(100); {
+			case k < 25: // nobody answers in time
+				now = g.Deadline
+				next, out, err = pure.Expire(g, domain.Env{Now: now, Dice: dice})
+			case k < 27: // any listed move of anyone, leaving and removing included
+				who := actor(rng.IntN(players))
+				moves := r.Legal(g, who)
+				if len(moves) == 0 {
+					continue
+				}
+				m := moves[rng.IntN(len(moves))]
+				now = now.Add(time.Second)
+				next, out, err = pure.Apply(g, domain.Action{Type: m.Type, Actor: who, Payload: rulestest.Body(m, "g1", "a")}, domain.Env{Now: now, Dice: dice})
+			default:
+				now = now.Add(time.Second)
+				next, out, err = pure.Apply(g, randomInput(rng, g), domain.Env{Now: now, Dice: dice})
+			}
+			require.NoError(t, err, "game %s step %d", seed, step)
+			checkStep(t, b, g, next, out)
+			g = next
+			for _, e := range out.Events {
+				if e.Type == domain.EventGameOver {
+					reasons[e.Data.(domain.GameOver).Reason]++
+				}
+			}
+		}
+	}
+	t.Logf("%d timed games ended: %v", len(boards), reasons)
+	require.NotZero(t, reasons[ReasonLastPlayer], "some games end with one player left")
+	require.NotZero(t, reasons[ReasonFinish], "some games end at the finish")
 }
 
 // countFeatures tallies what a board uses, so the tests know they covered it.
@@ -234,7 +309,7 @@ func randomBoard(rng *rand.Rand) []byte {
 			typ = ZoneLeader
 		}
 		r := gen.rule(1)
-		for typ != ZonePassive && r["type"] == SkipTurnRule {
+		for typ != ZonePassive && (r["type"] == SkipTurnRule || r["type"] == DrinkDuringLostTurnsRule) {
 			r = gen.rule(1)
 		}
 		zones = append(zones, map[string]any{"name": name, "type": typ, "rule": r})
