@@ -322,7 +322,9 @@ func TestExpiryAsOfDeadline(t *testing.T) {
 	b := testBoard(t, "")
 	boards := MapSource{b.ID: b}
 	game := domain.Single(domain.SingleGame[Game]{Rules: rulestest.PureRules[Game](t, Rules{Boards: boards}),
-		Create: func(d domain.Docs, a domain.Action, env domain.Env) (Game, bool, error) { return Create(boards, a, env) }})
+		Create: func(d domain.Docs, a domain.Action, env domain.Env) (Game, bool, error) {
+			return Create(boards, a, env)
+		}})
 	setup := func() *rulestest.World {
 		w := rulestest.NewWorld(game, "timer", t0)
 		payload, _ := json.Marshal(map[string]any{"board": b.ID, "turnSeconds": 30})
