@@ -245,7 +245,7 @@ type DryRun struct {
 func uploadBoard(a domain.Action) (domain.Change, error) {
 	var req struct {
 		Board   json.RawMessage `json:"board"`
-		Name    string          `json:"name"`
+		Name    *string         `json:"name"`
 		Lenient bool            `json:"lenient"`
 		DryRun  bool            `json:"dryRun"`
 	}
@@ -257,8 +257,11 @@ func uploadBoard(a domain.Action) (domain.Change, error) {
 	}
 	var name string
 	var err error
-	if !req.DryRun || req.Name != "" {
-		if name, err = cleanName("name", req.Name); err != nil {
+	if !req.DryRun || req.Name != nil { // a dry run may leave the name out
+		if req.Name == nil {
+			req.Name = new(string)
+		}
+		if name, err = cleanName("name", *req.Name); err != nil {
 			return domain.Change{}, err
 		}
 	}
