@@ -163,12 +163,15 @@ func (r Rules) Apply(g Game, a domain.Action, env domain.Env) (Game, domain.Outc
 	if err != nil {
 		return g, domain.Outcome{}, err
 	}
-	before := awaitKey(&g)
+	restart := func() bool { return true }
+	if a.Type == ActionRemovePlayer { // removing a player who is not awaited leaves the timer running
+		before := awaitKey(&g)
+		restart = func() bool { return awaitKey(&s.g) != before }
+	}
 	if err := h(s, a); err != nil {
 		return g, domain.Outcome{}, err
 	}
-	// Removing a player who is not awaited leaves the timer running.
-	s.timer(env.Now, a.Type != ActionRemovePlayer || awaitKey(&s.g) != before)
+	s.timer(env.Now, restart())
 	return s.g, domain.Outcome{Events: s.events, Result: s.result}, nil
 }
 

@@ -52,7 +52,7 @@ type SimReport struct {
 	WinRateBySeat []float64 `json:"winRateBySeat"`
 	// NeverLanded are tiles no turn roll ended on (tile 0, the start, is
 	// left out); NeverRun rules that never ran (passive zones' rules, which
-	// are only shown, are left out).
+	// are only shown, and the start tile's are left out).
 	NeverLanded []TileRef `json:"neverLanded"`
 	NeverRun    []RuleRef `json:"neverRun"`
 	// Rules lists every rule of the board with how often it ran.
@@ -281,7 +281,9 @@ func report(b *Board, o SimOptions, games []simGame) SimReport {
 	b.Walk(func(path string, r *Rule) {
 		ref := RuleRef{Rule: path, Type: r.Type, Text: r.DisplayText}
 		root, _, _ := strings.Cut(path, ".rule")
-		if fires[path] == 0 && !passive[root+".rule"] { // a passive zone's rule is only shown
+		// A passive zone's rule is only shown; the start's, unless it is a
+		// StarterSelectionRule, only when someone is moved there.
+		if fires[path] == 0 && !passive[root+".rule"] && root != "tiles[0]" {
 			rep.NeverRun = append(rep.NeverRun, ref)
 		}
 		rep.Rules = append(rep.Rules, RuleStat{RuleRef: ref, Fires: fires[path], Games: inGames[path],
