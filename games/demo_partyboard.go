@@ -36,7 +36,10 @@ Others may join with the room code; Cleo starts it, then everyone picks a starte
   export DAN=%s
   curl -s %s -H "Authorization: Bearer $CLEO" -d '{"gameId":"%s","actionId":"s1","type":"start"}'
   curl -s %s -H "Authorization: Bearer $DAN" -d '{"gameId":"%s","actionId":"p1","type":"starter","starter":"Squirtle"}'
-The game document's state.await always says who must act next, and how.`,
-		v["gameId"], v["roomCode"], v["cleoToken"], v["danToken"], u, v["gameId"], u, v["gameId"])
+The game document's state.await always says who must act next, and how.
+Draw the board (every tile's corners, text and zone) from the backend alone:
+  curl -s %s -H "Authorization: Bearer $CLEO" -d '{"actionId":"b1","type":"getBoard","board":"pokemon-gen1"}'
+A game with "turnSeconds" in its create times out absent players (docs/partyboard.md).`,
+		v["gameId"], v["roomCode"], v["cleoToken"], v["danToken"], u, v["gameId"], u, v["gameId"], u)
 	return domain.DemoGame{Title: "Party Board", Lines: strings.Split(text, "\n"), Values: v}, nil
 }

@@ -356,6 +356,14 @@ func partyBoardLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	fmt.Fprintf(out, "  per action: %.2f reads, %.2f writes; per roll: %.2f reads, %.2f writes\n",
 		reads/float64(actions), writes/float64(actions), rollReads/float64(rolls), rollWrites/float64(rolls))
 	fmt.Fprintf(out, "  largest game document: %d bytes (Firestore storage size)\n", maxDoc)
+	r0, _ := p.Counts()
+	b, err := p.Call(ctx, "PartyBoard", tokens[first], map[string]any{"actionId": "gb", "type": "getBoard", "board": "pokemon-gen1"})
+	if err != nil {
+		return err
+	}
+	r1, _ := p.Counts()
+	raw, _ := json.Marshal(b["result"])
+	fmt.Fprintf(out, "  getBoard pokemon-gen1 (what a client draws the board from): %d bytes of JSON, %d reads\n", len(raw), r1-r0)
 	return nil
 }
 

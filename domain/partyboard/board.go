@@ -22,14 +22,37 @@ type Board struct {
 	Name  string `json:"name,omitempty"`
 	Tiles []Tile `json:"tiles"`
 	Zones []Zone `json:"zones"`
+	// Items the board's rules hand out, by id (optional: without it any item
+	// id goes; with it, every item a rule names must be declared).
+	Items map[string]Item `json:"items,omitempty"`
 }
 
 // Tile is one space of the board.
 type Tile struct {
-	Rule      Rule    `json:"rule"`
-	Position  []Point `json:"position"`            // corners on the board image; clients draw with them
-	Mandatory bool    `json:"mandatory,omitempty"` // every player must stop here
-	Zone      string  `json:"zone,omitempty"`      // the zone this tile belongs to
+	Rule     Rule    `json:"rule"`
+	Position []Point `json:"position"` // corners on the board image; clients draw with them
+	// Mandatory: every player must stop here, every time.
+	Mandatory bool `json:"mandatory,omitempty"`
+	// MandatoryType MandatoryOnce: a player must stop here until they have
+	// stopped here once (a boss is fought once); later passes go by.
+	MandatoryType string `json:"mandatoryType,omitempty"`
+	Zone          string `json:"zone,omitempty"` // the zone this tile belongs to
+	// Kind tags the tile ("boss") for rules that look tiles up by kind
+	// (RefightRule).
+	Kind string `json:"kind,omitempty"`
+}
+
+// Mandatory types of a tile (Tile.MandatoryType). "always" is read as
+// Mandatory: true.
+const (
+	MandatoryAlways = "always"
+	MandatoryOnce   = "once"
+)
+
+// Item is an item a board declares.
+type Item struct {
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
 }
 
 // Point is a corner of a tile on the board image.
@@ -42,6 +65,9 @@ type Point struct {
 const (
 	ZoneActive  = "active"  // the zone's rule runs at the start of each turn of a player inside it
 	ZonePassive = "passive" // the zone's rule is only shown
+	// ZoneLeader: the zone's rule runs at the start of each turn of the
+	// player in the lead (strictly furthest along); no tile belongs to it.
+	ZoneLeader = "leader"
 )
 
 // Zone is a named group of tiles with a rule.
@@ -74,6 +100,11 @@ const (
 	UpdateStarterRule        = "UpdateStarterRule"
 	AnchorRule               = "AnchorRule"
 	GroupRollRule            = "GroupRollRule"
+	// Beyond the seed (ruling 10, the Zelda board).
+	TodoRule       = "TodoRule"       // an unfinished tile: shown like a DisplayRule (a load warning)
+	SwapPlacesRule = "SwapPlacesRule" // swap places with a chosen player
+	RefightRule    = "RefightRule"    // go back to an earlier tile, play its rule, come back
+	ItemRule       = "ItemRule"       // branch on (and maybe use) an item the player holds
 )
 
 // RuleTypes lists every rule type the engine runs.
@@ -82,6 +113,7 @@ var RuleTypes = []string{
 	DrinkDuringLostTurnsRule, ProxyRule, ApplyMoveConditionRule, ChoiceRule, ReverseTurnOrderRule,
 	ChallengeRule, SkipTurnRule, SpeedModifierRule, SkipNextMandatoryRule, RollAugmentationRule,
 	StarterSelectionRule, UpdateStarterRule, AnchorRule, GroupRollRule,
+	TodoRule, SwapPlacesRule, RefightRule, ItemRule,
 }
 
 // ruleAliases maps the other spellings ruling 2 accepts to the rule type.
@@ -111,6 +143,28 @@ const (
 	RollsAllMatch   = "allMatch"   // every die must
 )
 
+// Which outcomes of a DiceRollRule run (DiceRolls.Apply).
+const (
+	ApplyAll   = "all"   // every outcome the dice meet, in file order (the default)
+	ApplyFirst = "first" // one: an isAny outcome met, else the first met in file order
+)
+
+// What a RollUntilRule rolls until (Rule.Until).
+const (
+	UntilCriteria = "criteria" // a die shows a number in criteria (the default)
+	UntilRepeat   = "repeat"   // a die shows the same number as the roll before it
+	UntilMatch    = "match"    // a die shows a number rolled before in this run
+)
+
+// How a RefightRule picks its tile (Rule.Pick).
+const (
+	PickChoose  = "choose"  // the player chooses among the earlier tiles of the kind (the default)
+	PickNearest = "nearest" // the nearest earlier tile of the kind
+)
+
+// AllItems as a rule's loseItem: every item the player holds.
+const AllItems = "*"
+
 // Rule is what happens on a tile, in a zone, or as an outcome, choice or
 // consequence of another rule. Which fields matter depends on Type.
 type Rule struct {
@@ -129,6 +183,28 @@ type Rule struct {
 	Choices      []Choice   `json:"choices,omitempty"`      // ChoiceRule
 	ProxyRuleID  string     `json:"proxyRuleId,omitempty"`  // ProxyRule
 	Condition    *Condition `json:"condition,omitempty"`    // ApplyMoveConditionRule
+
+	// RollUntilRule: Until (UntilCriteria when empty), MaxRolls (0: no
+	// limit) and Consequence, which runs when MaxRolls pass unmet.
+	Until       string `json:"until,omitempty"`
+	MaxRolls    int    `json:"maxRolls,omitempty"`
+	Consequence *Rule  `json:"consequence,omitempty"`
+	// SwapPlacesRule: only players on tiles of this zone may be picked.
+	Zone string `json:"zone,omitempty"`
+	// RefightRule: the kind of tile to go back to (or TileIndex), and how it
+	// is picked (PickChoose when empty).
+	TileKind string `json:"tileKind,omitempty"`
+	Pick     string `json:"pick,omitempty"`
+	// ItemRule: the item; Use spends it when held; IfHas runs when the
+	// player holds it, IfNot when not.
+	Item  string `json:"item,omitempty"`
+	Use   bool   `json:"use,omitempty"`
+	IfHas *Rule  `json:"ifHas,omitempty"`
+	IfNot *Rule  `json:"ifNot,omitempty"`
+	// Any rule: the player gains AcquireItem, and loses LoseItem (AllItems:
+	// everything), when the rule runs.
+	AcquireItem string `json:"acquireItem,omitempty"`
+	LoseItem    string `json:"loseItem,omitempty"`
 }
 
 // DiceRolls asks for dice and says what the results do.
@@ -136,6 +212,9 @@ type DiceRolls struct {
 	NumRequired int       `json:"numRequired"`
 	Type        string    `json:"type,omitempty"` // RollsDefault when empty
 	Outcomes    []Outcome `json:"outcomes,omitempty"`
+	// Apply says which outcomes the dice meet run: ApplyAll (when empty) or
+	// ApplyFirst.
+	Apply string `json:"apply,omitempty"`
 }
 
 // Outcome is a rule that runs when the dice meet its criteria.
@@ -219,6 +298,7 @@ func BoardID(file []byte) string {
 //
 //	tiles[12].rule  zones[1].rule
 //	….choices[0].rule  ….diceRolls.outcomes[2].rule  ….condition.consequence
+//	….consequence (RollUntilRule)  ….ifHas  ….ifNot (ItemRule)
 
 // RuleAt finds the rule at a location.
 func (b *Board) RuleAt(path string) (*Rule, bool) {
@@ -259,6 +339,21 @@ func (b *Board) RuleAt(path string) (*Rule, bool) {
 				return nil, false
 			}
 			r, rest = r.Condition.Consequence, rest[len(".condition.consequence"):]
+		case strings.HasPrefix(rest, ".consequence"):
+			if r.Consequence == nil {
+				return nil, false
+			}
+			r, rest = r.Consequence, rest[len(".consequence"):]
+		case strings.HasPrefix(rest, ".ifHas"):
+			if r.IfHas == nil {
+				return nil, false
+			}
+			r, rest = r.IfHas, rest[len(".ifHas"):]
+		case strings.HasPrefix(rest, ".ifNot"):
+			if r.IfNot == nil {
+				return nil, false
+			}
+			r, rest = r.IfNot, rest[len(".ifNot"):]
 		default:
 			return nil, false
 		}
@@ -293,6 +388,61 @@ func (b *Board) zoneOf(tile int) int {
 }
 
 func (b *Board) last() int { return len(b.Tiles) - 1 }
+
+// leaderZone returns the index of the board's leader zone, -1 for none.
+func (b *Board) leaderZone() int {
+	for i, z := range b.Zones {
+		if z.Type == ZoneLeader {
+			return i
+		}
+	}
+	return -1
+}
+
+// NoFinish reports whether the board has no GameOverRule: then the first
+// player to reach the last tile wins. (LoadBoard makes sure that a board with
+// a GameOverRule has one on its last tile.)
+func (b *Board) NoFinish() bool { return b.Tiles[b.last()].Rule.Type != GameOverRule }
+
+// finishes reports whether reaching tile wins the game.
+func (b *Board) finishes(tile int) bool {
+	return b.Tiles[tile].Rule.Type == GameOverRule || (tile == b.last() && b.NoFinish())
+}
+
+// Walk calls f for every rule of the board, nested ones included, with its
+// location (tiles[3].rule.choices[1].rule), tiles first, then zones.
+func (b *Board) Walk(f func(path string, r *Rule)) {
+	var walk func(path string, r *Rule)
+	walk = func(path string, r *Rule) {
+		f(path, r)
+		for i := range r.Choices {
+			walk(fmt.Sprintf("%s.choices[%d].rule", path, i), &r.Choices[i].Rule)
+		}
+		if r.DiceRolls != nil {
+			for i := range r.DiceRolls.Outcomes {
+				walk(fmt.Sprintf("%s.diceRolls.outcomes[%d].rule", path, i), &r.DiceRolls.Outcomes[i].Rule)
+			}
+		}
+		if r.Condition != nil && r.Condition.Consequence != nil {
+			walk(path+".condition.consequence", r.Condition.Consequence)
+		}
+		if r.Consequence != nil {
+			walk(path+".consequence", r.Consequence)
+		}
+		if r.IfHas != nil {
+			walk(path+".ifHas", r.IfHas)
+		}
+		if r.IfNot != nil {
+			walk(path+".ifNot", r.IfNot)
+		}
+	}
+	for i := range b.Tiles {
+		walk(fmt.Sprintf("tiles[%d].rule", i), &b.Tiles[i].Rule)
+	}
+	for i := range b.Zones {
+		walk(fmt.Sprintf("zones[%d].rule", i), &b.Zones[i].Rule)
+	}
+}
 
 func contains(list []int, v int) bool {
 	for _, x := range list {

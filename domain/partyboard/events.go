@@ -18,6 +18,10 @@ const (
 	EventStarterChosen = "starterChosen" // StarterChosenData
 	EventGroupRolled   = "groupRolled"   // GroupRolledData
 	EventChallenged    = "challenged"    // ChallengedData
+	EventRolledUntil   = "rolledUntil"   // RolledUntilData: a RollUntilRule is done
+	EventItemChecked   = "itemChecked"   // ItemCheckedData: an ItemRule looked at the player's items
+	EventTimedOut      = "timedOut"      // TimedOutData: the timer answered for a player
+	EventRemoved       = "removed"       // RemovedData: a player is out of the game
 	// and domain.EventGameOver with a domain.GameOver, once, when a player
 	// reaches the finish.
 )
@@ -36,9 +40,10 @@ type StartedData struct {
 
 // TurnStartedData is the data of EventTurnStarted.
 type TurnStartedData struct {
-	Turn int  `json:"turn"`
-	Tile int  `json:"tile"`
-	Zone bool `json:"zone,omitempty"` // the tile is in an active zone, whose rule runs first
+	Turn   int  `json:"turn"`
+	Tile   int  `json:"tile"`
+	Zone   bool `json:"zone,omitempty"`   // the tile is in an active zone, whose rule runs first
+	Leader bool `json:"leader,omitempty"` // the player leads and the board's leader zone's rule runs
 }
 
 // TurnLostData is the data of EventTurnLost.
@@ -63,6 +68,15 @@ type RolledData struct {
 	Spaces *int `json:"spaces,omitempty"`
 }
 
+// Why a player moved (MovedData.Cause).
+const (
+	CauseRoll    = "roll"    // a turn roll
+	CauseRule    = "rule"    // a MoveRule (or a board extension)
+	CauseSwap    = "swap"    // a SwapPlacesRule
+	CauseRefight = "refight" // a RefightRule sent the player back to refight a tile
+	CauseReturn  = "return"  // back from a refight
+)
+
 // Why a move stopped short of its roll (MovedData.Stop).
 const (
 	StopMandatory = "mandatory" // a mandatory tile (the board's or the player's)
@@ -74,7 +88,7 @@ const (
 type MovedData struct {
 	From   int    `json:"from"`
 	To     int    `json:"to"`
-	Cause  string `json:"cause"`          // "roll" or "rule"
+	Cause  string `json:"cause"`          // CauseRoll, CauseRule, CauseSwap, CauseRefight, CauseReturn
 	Rule   string `json:"rule,omitempty"` // cause "rule": the MoveRule
 	Spaces int    `json:"spaces,omitempty"`
 	Stop   string `json:"stop,omitempty"`   // StopMandatory, StopAnchor, StopEnd
@@ -100,6 +114,9 @@ const (
 	EffectRollAugmentation = "rollAugmentation"
 	EffectMoveCondition    = "moveCondition"
 	EffectStarter          = "starter"
+	EffectItemGained       = "itemGained"
+	EffectItemLost         = "itemLost"
+	EffectItemUsed         = "itemUsed"
 )
 
 // EffectData is the data of EventEffect: Target now has Value of Effect (the
@@ -113,6 +130,7 @@ type EffectData struct {
 	Tile     *int   `json:"tile,omitempty"`
 	Starter  string `json:"starter,omitempty"`
 	Reversed *bool  `json:"reversed,omitempty"`
+	Item     string `json:"item,omitempty"`
 }
 
 // ConditionData is the data of EventCondition.
@@ -131,6 +149,7 @@ type ChoseData struct {
 	Rule   string `json:"rule"`
 	Choice int    `json:"choice"`
 	Text   string `json:"text"`
+	Tile   *int   `json:"tile,omitempty"` // a RefightRule's choice: the tile
 }
 
 // TargetedData is the data of EventTargeted.
@@ -156,6 +175,53 @@ type ChallengedData struct {
 	Winner string `json:"winner"` // gains an extra turn
 	Loser  string `json:"loser"`  // loses a turn
 }
+
+// RolledUntilData is the data of EventRolledUntil: every roll of the run,
+// how many there were, and whether the last one met the rule (false: its
+// maxRolls ran out).
+type RolledUntilData struct {
+	Rule  string `json:"rule"`
+	Rolls []int  `json:"rolls"`
+	Count int    `json:"count"`
+	Met   bool   `json:"met"`
+}
+
+// ItemCheckedData is the data of EventItemChecked.
+type ItemCheckedData struct {
+	Rule string `json:"rule"`
+	Item string `json:"item"`
+	Has  bool   `json:"has"`
+	Used bool   `json:"used,omitempty"` // the item was spent
+}
+
+// TimedOutData is the data of EventTimedOut: the player's awaited input was
+// taken with its default (docs/partyboard.md) as of the deadline.
+type TimedOutData struct {
+	Action  string `json:"action"`
+	Purpose string `json:"purpose"`
+	Rule    string `json:"rule,omitempty"`
+	Strikes int    `json:"strikes"` // timed-out inputs in a row; MaxStrikes removes the player
+}
+
+// Why a player was removed (RemovedData.By).
+const (
+	ByHost    = "host"    // the host removed them
+	BySelf    = "self"    // they left
+	ByTimeout = "timeout" // MaxStrikes timed-out inputs in a row
+)
+
+// RemovedData is the data of EventRemoved.
+type RemovedData struct {
+	By        string `json:"by"`
+	Host      string `json:"host,omitempty"` // the new host, when the host was removed
+	Remaining int    `json:"remaining"`      // players still in the game
+}
+
+// GameOver reasons of Party Board.
+const (
+	ReasonFinish     = "finish"     // a player reached the finish
+	ReasonLastPlayer = "lastPlayer" // everyone else was removed
+)
 
 // Results: Outcome.Result of the actions that have one.
 

@@ -26,6 +26,10 @@ const (
 // LogSize is how many recent happenings Game.Log keeps.
 const LogSize = 10
 
+// LogTextMax bounds the text of a log entry (a rule's displayText), so the
+// game document stays small.
+const LogTextMax = 200
+
 // Game is the whole public state of a Party Board game. It names its board
 // (BoardID) rather than holding it, so the game document stays small: a
 // 12-player game is a few KB of JSON.
@@ -58,6 +62,12 @@ type Game struct {
 	// Private: only those given the room code may join, and the game is not
 	// listed among open games.
 	Private bool `json:"private,omitempty"`
+	// TurnSeconds is the input timer set at creation (0: none): each awaited
+	// input must come within it, or Expire answers it with the default.
+	TurnSeconds int `json:"turnSeconds,omitempty"`
+	// Deadline is when the awaited input times out (zero without a timer,
+	// in the lobby and at the end).
+	Deadline time.Time `json:"deadline,omitzero"`
 }
 
 // Player is one seated player, their position and the effects on them.
@@ -85,7 +95,28 @@ type Player struct {
 	Anchors   int            `json:"anchors,omitempty"`
 	Condition *MoveCondition `json:"condition,omitempty"`
 	GroupRoll int            `json:"groupRoll,omitempty"` // the player's die in the last GroupRollRule
+	// Items the player holds, in the order gained (a set).
+	Items []string `json:"items,omitempty"`
+	// Cleared are the tiles with mandatoryType "once" the player has
+	// stopped on: they no longer stop the player.
+	Cleared []int `json:"cleared,omitempty"`
+	// Strikes counts the player's inputs in a row taken by the timer; at
+	// MaxStrikes the player is removed. Answering themselves resets it.
+	Strikes int `json:"strikes,omitempty"`
+	// Removed: the player left, was removed by the host or timed out
+	// MaxStrikes times in a row. They keep their seat in Players (and lose),
+	// but take no more turns and no rule picks or moves them.
+	Removed bool `json:"removed,omitempty"`
 }
+
+// MaxStrikes is how many timed-out inputs in a row remove a player.
+const MaxStrikes = 3
+
+// Turn timer limits (create's turnSeconds; 0 is no timer).
+const (
+	MinTurnSeconds = 5
+	MaxTurnSeconds = 24 * 60 * 60
+)
 
 // Mod is a roll modifier on a player for Turns more move rolls.
 type Mod struct {
@@ -110,7 +141,8 @@ type Entry struct {
 	Player string `json:"player,omitempty"`
 	Type   string `json:"type"`             // the event type, e.g. EventRolled
 	Rule   string `json:"rule,omitempty"`   // the rule's location
-	Rolls  []int  `json:"rolls,omitempty"`  // EventRolled, EventCondition
+	Text   string `json:"text,omitempty"`   // the rule's displayText (cut to LogTextMax bytes)
+	Rolls  []int  `json:"rolls,omitempty"`  // EventRolled, EventCondition, EventRolledUntil
 	Tiles  []int  `json:"tiles,omitempty"`  // EventMoved: [from, to]
 	Target string `json:"target,omitempty"` // the other player concerned
 }
@@ -126,6 +158,9 @@ const (
 	ActionGroupRoll = "groupRoll"
 	ActionConfirm   = "confirm"
 	ActionChallenge = "challenge"
+	// ActionRemovePlayer takes a player out of the game: the host removes
+	// anyone, a player removes themselves (leaves).
+	ActionRemovePlayer = "removePlayer"
 )
 
 // Purposes of an awaited input.
@@ -151,6 +186,8 @@ type Await struct {
 	Targets  []string `json:"targets,omitempty"`  // target: player ids allowed; challenge: the challenger first, then who they may challenge
 	Starters []string `json:"starters,omitempty"` // starter: the starters allowed
 	Target   string   `json:"target,omitempty"`   // roll: the player a MoveRule's dice move (set after a target)
+	Rolls    []int    `json:"rolls,omitempty"`    // roll for a RollUntilRule: the rolls so far
+	Tiles    []int    `json:"tiles,omitempty"`    // choose for a RefightRule: the tile each choice sends the player to
 }
 
 // NewGame makes a lobby on board with the host seated.
@@ -185,6 +222,17 @@ func (g *Game) PlayerIDs() []string {
 	return out
 }
 
+// Active returns the indexes of the players still in the game.
+func (g *Game) Active() []int {
+	out := make([]int, 0, len(g.Players))
+	for i, p := range g.Players {
+		if !p.Removed {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // Seat returns the index of player id in Players, -1 when not seated.
 func (g *Game) Seat(id string) int {
 	for i, p := range g.Players {
@@ -203,6 +251,8 @@ func (g Game) clone() Game {
 		p.SpeedMods = cloneSlice(p.SpeedMods)
 		p.RollMods = cloneSlice(p.RollMods)
 		p.Mandatory = cloneSlice(p.Mandatory)
+		p.Items = cloneSlice(p.Items)
+		p.Cleared = cloneSlice(p.Cleared)
 		if p.Condition != nil {
 			cc := *p.Condition
 			p.Condition = &cc
@@ -215,6 +265,8 @@ func (g Game) clone() Game {
 		a.Choices = cloneSlice(a.Choices)
 		a.Targets = cloneSlice(a.Targets)
 		a.Starters = cloneSlice(a.Starters)
+		a.Rolls = cloneSlice(a.Rolls)
+		a.Tiles = cloneSlice(a.Tiles)
 		c.Await = &a
 	}
 	c.Next = cloneSlice(g.Next)

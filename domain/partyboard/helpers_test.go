@@ -56,6 +56,11 @@ const plain = `{"type":"DisplayRule","displayText":"."}`
 // prefixed "!" is a mandatory tile; "Zone@" puts it in that zone.
 func testBoard(t testing.TB, zones string, rules ...string) *Board {
 	t.Helper()
+	return loadTestBoard(t, testBoardFile(zones, rules...))
+}
+
+// testBoardFile is the file testBoard loads.
+func testBoardFile(zones string, rules ...string) []byte {
 	tiles := []string{`{"rule":{"type":"DisplayRule","displayText":"start"},"position":[{"x":0,"y":0}]}`}
 	for len(rules) < 20 {
 		rules = append(rules, plain)
@@ -74,7 +79,12 @@ func testBoard(t testing.TB, zones string, rules ...string) *Board {
 	if zones == "" {
 		zones = "[]"
 	}
-	b, problems, _, err := LoadBoard([]byte(`{"tiles":[`+strings.Join(tiles, ",")+`],"zones":`+zones+`}`), LoadOptions{})
+	return []byte(`{"tiles":[` + strings.Join(tiles, ",") + `],"zones":` + zones + `}`)
+}
+
+func loadTestBoard(t testing.TB, file []byte) *Board {
+	t.Helper()
+	b, problems, _, err := LoadBoard(file, LoadOptions{})
 	require.NoError(t, err, "%v", problems)
 	return b
 }
@@ -86,12 +96,44 @@ type play struct {
 	b      *Board
 	g      Game
 	events []domain.Event
+	now    time.Time // the clock of the actions sent
 }
 
 func newPlay(t *testing.T, b *Board, players int) *play {
 	t.Helper()
 	r := Rules{Boards: MapSource{b.ID: b}}
-	return &play{t: t, r: r, b: b, g: lobby(t, r, b, players, domain.Script())}
+	return &play{t: t, r: r, b: b, g: lobby(t, r, b, players, domain.Script()), now: t0}
+}
+
+// newTimedPlay is newPlay with a turn timer of secs, made by Create.
+func newTimedPlay(t *testing.T, b *Board, players, secs int) *play {
+	t.Helper()
+	r := Rules{Boards: MapSource{b.ID: b}}
+	g, _, err := Create(MapSource{b.ID: b}, domain.Action{GameID: "g1", Actor: actor(0),
+		Payload: json.RawMessage(fmt.Sprintf(`{"board":%q,"turnSeconds":%d}`, b.ID, secs))}, domain.Env{Now: t0})
+	require.NoError(t, err)
+	require.Equal(t, secs, g.TurnSeconds)
+	p := &play{t: t, r: r, b: b, g: g, now: t0}
+	for i := 1; i < players; i++ {
+		p.do(i, ActionJoin, "")
+	}
+	require.True(t, p.g.Deadline.IsZero(), "no deadline in the lobby")
+	p.do(0, ActionStart, "")
+	return p
+}
+
+// expire applies the passed deadline as of its time with exactly the dice
+// it must roll, and checks the invariants.
+func (p *play) expire(dice ...int) {
+	p.t.Helper()
+	require.False(p.t, p.g.Deadline.IsZero(), "no deadline to expire")
+	p.now = p.g.Deadline
+	d := domain.Script(dice...)
+	g, out, err := rulestest.PureRules[Game](p.t, p.r).Expire(p.g, domain.Env{Now: p.now, Dice: d})
+	require.NoError(p.t, err, "expire")
+	require.Zero(p.t, d.Remaining(), "the expiry rolled fewer dice than scripted")
+	checkStep(p.t, p.b, p.g, g, out)
+	p.g, p.events = g, out.Events
 }
 
 // do sends player i's action with the given payload fields and exactly the
@@ -99,7 +141,7 @@ func newPlay(t *testing.T, b *Board, players int) *play {
 func (p *play) do(i int, typ, fields string, dice ...int) {
 	p.t.Helper()
 	d := domain.Script(dice...)
-	g, out, err := rulestest.PureRules[Game](p.t, p.r).Apply(p.g, action(i, typ, fields), domain.Env{Now: t0, Dice: d})
+	g, out, err := rulestest.PureRules[Game](p.t, p.r).Apply(p.g, action(i, typ, fields), domain.Env{Now: p.now, Dice: d})
 	require.NoError(p.t, err, "%s by p%d", typ, i)
 	require.Zero(p.t, d.Remaining(), "%s by p%d rolled fewer dice than scripted", typ, i)
 	checkStep(p.t, p.b, p.g, g, out)
@@ -110,7 +152,7 @@ func (p *play) do(i int, typ, fields string, dice ...int) {
 func (p *play) refused(i int, typ, fields, code string) {
 	p.t.Helper()
 	before, _ := json.Marshal(p.g)
-	g, out, err := p.r.Apply(p.g, action(i, typ, fields), domain.Env{Now: t0, Dice: domain.Script()})
+	g, out, err := p.r.Apply(p.g, action(i, typ, fields), domain.Env{Now: p.now, Dice: domain.Script()})
 	require.Error(p.t, err)
 	require.Equal(p.t, code, domain.ErrorCode(err), "%v", err)
 	require.Empty(p.t, out.Events)
@@ -149,6 +191,18 @@ func (p *play) happened(typ string) bool {
 	return slices.ContainsFunc(p.events, func(e domain.Event) bool { return e.Type == typ })
 }
 
+// effect returns the last effect of kind the last action emitted.
+func (p *play) effect(kind string) EffectData {
+	p.t.Helper()
+	for i := len(p.events) - 1; i >= 0; i-- {
+		if d, ok := p.events[i].Data.(EffectData); ok && d.Effect == kind {
+			return d
+		}
+	}
+	p.t.Fatalf("no %s effect in %v", kind, p.events)
+	return EffectData{}
+}
+
 // event returns the last event of type typ the last action emitted.
 func (p *play) event(typ string) domain.Event {
 	p.t.Helper()
@@ -174,9 +228,24 @@ func checkStep(t testing.TB, b *Board, before Game, g Game, out domain.Outcome) 
 		}
 		overs++
 		d := e.Data.(domain.GameOver)
-		if d.Kind != Kind || d.Mode != g.BoardID || d.Reason != "finish" || !slices.Equal(d.Winners, []string{g.Winner}) ||
+		if d.Kind != Kind || d.Mode != g.BoardID || !slices.Equal(d.Winners, []string{g.Winner}) ||
 			!slices.Equal(d.Players, g.PlayerIDs()) || len(d.Losers) != len(g.Players)-1 || slices.Contains(d.Losers, g.Winner) {
 			t.Fatalf("gameOver %+v for winner %s of %v", d, g.Winner, g.PlayerIDs())
+		}
+		w := g.Players[g.Seat(g.Winner)]
+		switch d.Reason {
+		case ReasonLastPlayer:
+			if len(g.Active()) != 1 || w.Removed {
+				t.Fatalf("gameOver %+v with %d players in", d, len(g.Active()))
+			}
+		case ReasonFinish:
+			// A GameOverRule tile, the last tile of a board without one,
+			// or a GameOverRule among a tile's outcomes or choices.
+			if w.Removed {
+				t.Fatalf("a removed player won: %+v", d)
+			}
+		default:
+			t.Fatalf("gameOver reason %q", d.Reason)
 		}
 	}
 	if ended := before.Phase != PhaseOver && g.Phase == PhaseOver; (ended && overs != 1) || (!ended && overs != 0) {
@@ -221,6 +290,17 @@ func checkInvariants(t testing.TB, b *Board, g Game) {
 				fail("mandatory tile %d of %s", tile, p.ID)
 			}
 		}
+		for _, tile := range p.Cleared {
+			if tile < 0 || tile >= len(b.Tiles) || b.Tiles[tile].MandatoryType != MandatoryOnce {
+				fail("%s cleared tile %d, which is no \"once\" tile", p.ID, tile)
+			}
+		}
+		if len(slices.Compact(slices.Sorted(slices.Values(p.Items)))) != len(p.Items) || (p.Items != nil && len(p.Items) == 0) {
+			fail("%s holds items %v", p.ID, p.Items)
+		}
+		if p.Strikes < 0 || (p.Strikes >= MaxStrikes && !p.Removed && g.Phase == PhasePlaying) {
+			fail("%s has %d strikes and is still in", p.ID, p.Strikes)
+		}
 		if p.Condition != nil {
 			if r, ok := b.RuleAt(p.Condition.Rule); !ok || r.Condition == nil {
 				fail("condition %q on %s", p.Condition.Rule, p.ID)
@@ -228,8 +308,23 @@ func checkInvariants(t testing.TB, b *Board, g Game) {
 		}
 	}
 	h := Rules{}.Header(g)
-	if !slices.Equal(h.Players, g.PlayerIDs()) || !h.Deadline.IsZero() {
+	timed := g.TurnSeconds > 0 && g.Phase == PhasePlaying
+	if !slices.Equal(h.Players, g.PlayerIDs()) || h.Deadline.IsZero() == timed || !h.Deadline.Equal(g.Deadline) && timed {
 		fail("header %+v", h)
+	}
+	if !timed && !g.Deadline.IsZero() {
+		fail("a deadline without a timer in play: %s", g.Deadline)
+	}
+	for _, n := range g.Next {
+		if !slices.Contains([]string{StepBegin, StepZone, StepLead, StepLost, StepCond, StepRoll, StepEnd}, n) {
+			if path, ok := strings.CutPrefix(n, StepRun); ok {
+				if _, ok := b.RuleAt(path); !ok {
+					fail("next step %q", n)
+				}
+			} else if tile, ok := strings.CutPrefix(n, StepBack); !ok || tile == "" {
+				fail("next step %q", n)
+			}
+		}
 	}
 	switch g.Phase {
 	case PhaseLobby:
@@ -245,13 +340,19 @@ func checkInvariants(t testing.TB, b *Board, g Game) {
 		if h.Status != domain.StatusActive || g.Winner != "" {
 			fail("status %s, winner %q while playing", h.Status, g.Winner)
 		}
+		if len(g.Active()) < 2 || g.Players[g.Current].Removed || g.Players[g.Seat(g.Host)].Removed {
+			fail("%d players in, current %d removed %v, host %s", len(g.Active()), g.Current, g.Players[g.Current].Removed, g.Host)
+		}
 		if w == nil || len(w.Players) == 0 {
 			fail("a game in play always awaits exactly one input")
 		}
-		for _, id := range w.Players {
-			if !seen[id] {
-				fail("awaits %q, who is not seated", id)
+		for _, id := range append(slices.Clone(w.Players), w.Targets...) {
+			if !seen[id] || g.Players[g.Seat(id)].Removed {
+				fail("awaits or targets %q, who is not in the game", id)
 			}
+		}
+		if (len(w.Rolls) > 0 && w.RuleType != RollUntilRule) || (len(w.Tiles) > 0 && (w.RuleType != RefightRule || len(w.Tiles) != len(w.Choices))) {
+			fail("awaits %+v", *w)
 		}
 		cur := g.Players[g.Current].ID
 		if group := w.Action == ActionStarter || w.Action == ActionGroupRoll; !group && !slices.Equal(w.Players, []string{cur}) {

@@ -11,26 +11,37 @@ var _ domain.Lister[Game] = Rules{}
 // Legal implements domain.Lister: in the lobby, join for those not seated
 // and start for the host (with enough players); in play, the answers to
 // state.await that a may give — each choice, each target, each starter, each
-// way to report a challenge.
+// way to report a challenge. Besides, a seated player still in the game may
+// remove themselves (leave) and the host anyone else (removePlayer).
 func (Rules) Legal(g Game, a domain.Actor) []domain.Move {
 	seat := g.Seat(a.ID)
-	switch g.Phase {
-	case PhaseLobby:
+	if g.Phase == PhaseOver || (seat >= 0 && g.Players[seat].Removed) {
+		return nil
+	}
+	var moves []domain.Move
+	if seat >= 0 {
+		for i, p := range g.Players {
+			if p.Removed || (i != seat && a.ID != g.Host) || (g.Phase == PhaseLobby && len(g.Players) == 1) {
+				continue
+			}
+			moves = append(moves, domain.Move{Type: ActionRemovePlayer, Payload: map[string]any{"playerId": p.ID}})
+		}
+	}
+	if g.Phase == PhaseLobby {
 		switch {
 		case seat < 0 && len(g.Players) < MaxPlayers:
 			return []domain.Move{{Type: ActionJoin}}
 		case a.ID == g.Host && len(g.Players) >= MinPlayers:
-			return []domain.Move{{Type: ActionStart}}
+			return append([]domain.Move{{Type: ActionStart}}, moves...)
 		}
-		return nil
-	case PhaseOver:
-		return nil
+		return moves
 	}
 	w := g.Await
 	if w == nil || seat < 0 || !slices.Contains(w.Players, a.ID) {
-		return nil
+		return moves
 	}
-	var moves []domain.Move
+	leave := moves
+	moves = nil
 	switch w.Action {
 	case ActionChoose:
 		for i := range w.Choices {
@@ -54,5 +65,5 @@ func (Rules) Legal(g Game, a domain.Actor) []domain.Move {
 	default: // roll, groupRoll, confirm
 		moves = append(moves, domain.Move{Type: w.Action})
 	}
-	return moves
+	return append(moves, leave...)
 }

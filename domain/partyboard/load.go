@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -44,6 +45,7 @@ const (
 	MaxChoices   = 20
 	MaxOutcomes  = 64
 	MaxStarters  = 32
+	MaxRolls     = 50 // a RollUntilRule's maxRolls
 )
 
 // LoadBoard parses and validates a whole board file. It reports every problem
@@ -78,19 +80,27 @@ func LoadBoard(file []byte, o LoadOptions) (b *Board, problems, warnings []Probl
 	if name, ok := root["name"].(string); ok {
 		b.Name = name
 	}
+	b.Items = l.items(root["items"])
 	tileList := l.array("tiles", root["tiles"], true, 1, MaxTiles)
 	l.tiles = len(tileList)
 
 	// Zones first: tiles name them.
 	zoneType := map[string]string{}
+	leaders := 0
 	for i, z := range l.array("zones", root["zones"], false, 0, MaxZones) {
 		zone := l.zone(fmt.Sprintf("zones[%d]", i), z)
 		if _, dup := zoneType[zone.Name]; dup && zone.Name != "" {
 			l.fail(fmt.Sprintf("zones[%d].name", i), "zone %q is defined twice", zone.Name)
 		}
+		if zone.Type == ZoneLeader {
+			if leaders++; leaders > 1 {
+				l.fail(fmt.Sprintf("zones[%d].type", i), "a board has at most one %q zone", ZoneLeader)
+			}
+		}
 		zoneType[zone.Name] = zone.Type
 		b.Zones = append(b.Zones, zone)
 	}
+	l.zones = zoneType
 	for i, t := range tileList {
 		path := fmt.Sprintf("tiles[%d]", i)
 		m := l.object(path, t)
@@ -99,9 +109,35 @@ func LoadBoard(file []byte, o LoadOptions) (b *Board, problems, warnings []Probl
 		}
 		tile := Tile{Rule: l.rule(path+".rule", m, "rule", 0)}
 		tile.Mandatory = l.boolean(path+".mandatory", m, "mandatory")
+		mt, mtPath := l.optString(path+".mandatoryType", m, "mandatoryType"), path+".mandatoryType"
+		if rm, ok := m["rule"].(map[string]any); ok && rm["mandatoryType"] != nil {
+			// The Zelda board writes it inside the rule once or twice.
+			if mt == "" {
+				mt, mtPath = l.optString(path+".rule.mandatoryType", rm, "mandatoryType"), path+".rule.mandatoryType"
+				l.warn(mtPath, "mandatoryType belongs on the tile, not its rule; applied to %s", path)
+			}
+		}
+		switch mt {
+		case "":
+		case MandatoryAlways:
+			tile.Mandatory = true
+		case MandatoryOnce:
+			if tile.Mandatory {
+				l.fail(mtPath, "a tile with \"mandatory\": true is mandatory every time; mandatoryType %q contradicts it", mt)
+			}
+			tile.MandatoryType = MandatoryOnce
+		default:
+			l.fail(mtPath, "must be %q or %q, not %q", MandatoryAlways, MandatoryOnce, mt)
+		}
 		tile.Zone = l.optString(path+".zone", m, "zone")
-		if _, ok := zoneType[tile.Zone]; tile.Zone != "" && !ok {
+		if typ, ok := zoneType[tile.Zone]; tile.Zone != "" && !ok {
 			l.fail(path+".zone", "no zone named %q", tile.Zone)
+		} else if typ == ZoneLeader {
+			l.fail(path+".zone", "zone %q is a leader zone: it follows the leading player, no tile belongs to it", tile.Zone)
+		}
+		tile.Kind = l.optString(path+".kind", m, "kind")
+		if len(tile.Kind) > 40 {
+			l.fail(path+".kind", "must be at most 40 bytes")
 		}
 		for j, p := range l.array(path+".position", m["position"], true, 1, 16) {
 			pp := fmt.Sprintf("%s.position[%d]", path, j)
@@ -115,12 +151,16 @@ func LoadBoard(file []byte, o LoadOptions) (b *Board, problems, warnings []Probl
 		finish := slices.ContainsFunc(b.Tiles, func(t Tile) bool { return t.Rule.Type == GameOverRule })
 		switch {
 		case !finish:
-			l.fail("tiles", "no tile has a GameOverRule, so the game could never end")
+			// A board in progress (the Zelda board has no finish yet).
+			l.warn("tiles", "no tile has a GameOverRule: the first player to reach the last tile (tiles[%d]) wins", n-1)
 		case b.Tiles[n-1].Rule.Type != GameOverRule:
 			// The seed: GameOverRule is "meant for the last tile on the
 			// board". Players who reach a last tile that is not the finish
 			// could never move again.
 			l.fail(fmt.Sprintf("tiles[%d].rule.type", n-1), "the last tile must have a GameOverRule (the finish), not %q", b.Tiles[n-1].Rule.Type)
+		}
+		for _, check := range l.later {
+			check(b)
 		}
 	}
 	if err := l.err(); err != nil {
@@ -133,7 +173,12 @@ type loader struct {
 	o        LoadOptions
 	problems []Problem
 	warnings []Problem
-	tiles    int // tiles in the file, for tileIndex checks
+	tiles    int               // tiles in the file, for tileIndex checks
+	zones    map[string]string // zone name → type
+	declared map[string]Item   // declared items; nil: any item goes
+	// later are checks that need every tile (tile kinds, the rules of tiles
+	// a rule sends players to).
+	later []func(b *Board)
 }
 
 func (l *loader) fail(path, format string, args ...any) {
@@ -315,16 +360,72 @@ func (l *loader) zone(path string, v any) Zone {
 	if z.Name == "" {
 		l.fail(path+".name", "is required")
 	}
-	if z.Type != ZoneActive && z.Type != ZonePassive {
-		l.fail(path+".type", "must be %q or %q, not %q", ZoneActive, ZonePassive, z.Type)
+	if z.Type != ZoneActive && z.Type != ZonePassive && z.Type != ZoneLeader {
+		l.fail(path+".type", "must be %q, %q or %q, not %q", ZoneActive, ZonePassive, ZoneLeader, z.Type)
 	}
 	z.Rule = l.rule(path+".rule", m, "rule", 0)
-	if z.Type == ZoneActive && z.Rule.Type == SkipTurnRule {
+	if (z.Type == ZoneActive || z.Type == ZoneLeader) && (z.Rule.Type == SkipTurnRule || z.Rule.Type == DrinkDuringLostTurnsRule) {
 		// It would run before every turn of its players, who would never
 		// roll again: no way out, and a game of such players never ends.
-		l.fail(path+".rule.type", "an active zone's rule cannot be a SkipTurnRule: its players would lose every turn and never leave")
+		article := "an"
+		if z.Type == ZoneLeader {
+			article = "a"
+		}
+		l.fail(path+".rule.type", "%s %s zone's rule cannot be a %s: its players would lose every turn and never move on", article, z.Type, z.Rule.Type)
 	}
 	return z
+}
+
+// items reads the board's item declarations: {"BOMB": {"name": "Bomb",
+// "description": "…"}, …}. Keys starting with "_" are comments (the Zelda
+// board has "_desc").
+func (l *loader) items(v any) map[string]Item {
+	if v == nil {
+		return nil
+	}
+	m := l.object("items", v)
+	if m == nil {
+		return nil
+	}
+	out := map[string]Item{}
+	for _, id := range slices.Sorted(maps.Keys(m)) {
+		if strings.HasPrefix(id, "_") {
+			continue
+		}
+		path := "items." + id
+		if !validItemID(id) {
+			l.fail(path, "an item id is 1 to 64 bytes, and not %q", AllItems)
+			continue
+		}
+		im := l.object(path, m[id])
+		if im == nil {
+			continue
+		}
+		out[id] = Item{Name: l.optString(path+".name", im, "name"), Description: l.optString(path+".description", im, "description")}
+	}
+	l.declared = out
+	return out
+}
+
+func validItemID(id string) bool { return id != "" && len(id) <= 64 && id != AllItems }
+
+// item reads an item id at m[key]: declared, when the board declares items.
+func (l *loader) item(path string, m map[string]any, key string, required, all bool) string {
+	id := l.optString(path, m, key)
+	switch {
+	case id == "":
+		if required {
+			l.fail(path, "is required")
+		}
+	case all && id == AllItems:
+	case !validItemID(id):
+		l.fail(path, "an item id is 1 to 64 bytes, and not %q", AllItems)
+	case l.declared != nil:
+		if _, ok := l.declared[id]; !ok {
+			l.fail(path, "no item %q in the board's items (%s)", id, strings.Join(slices.Sorted(maps.Keys(l.declared)), ", "))
+		}
+	}
+	return id
 }
 
 func (l *loader) tileIndex(path string, m map[string]any, key string) *int {
@@ -376,6 +477,8 @@ func (l *loader) rule(path string, parent map[string]any, key string, depth int)
 	if alias, ok := ruleAliases[r.Type]; ok {
 		r.Type = alias
 	}
+	r.AcquireItem = l.item(path+".acquireItem", m, "acquireItem", false, false)
+	r.LoseItem = l.item(path+".loseItem", m, "loseItem", false, true)
 	if r.Type == "TeleportRule" { // v1 (ruling 3): a MoveRule with a tileIndex
 		l.warn(path+".type", "v1 TeleportRule converted to a MoveRule with tileIndex")
 		r.Type = MoveRule
@@ -387,6 +490,10 @@ func (l *loader) rule(path string, parent map[string]any, key string, depth int)
 			l.fail(path+".type", "is required")
 		}
 	case DisplayRule, GameOverRule, ChallengeRule, GroupRollRule, ReverseTurnOrderRule:
+	case TodoRule:
+		// Real board files in progress mark unfinished tiles this way: it
+		// plays as a DisplayRule of its text, so the board can be tried.
+		l.warn(path+".type", "unfinished rule (TodoRule) plays as a DisplayRule of its text")
 	case ExtraTurnRule:
 		r.NumTurns = l.integer(path+".numTurns", m, "numTurns", 1, MaxTurns)
 	case SkipTurnRule, AnchorRule:
@@ -417,7 +524,104 @@ func (l *loader) rule(path string, parent map[string]any, key string, depth int)
 			l.fail(path, "a MoveRule needs exactly one of tileIndex, numSpaces (not 0) or diceRolls")
 		}
 	case RollUntilRule:
-		r.Criteria = l.ints(path+".criteria", m["criteria"], 1, 6)
+		r.Until = l.optString(path+".until", m, "until")
+		switch r.Until {
+		case "", UntilCriteria:
+			r.Until = ""
+			if m["criteria"] == nil {
+				l.fail(path+".criteria", "is required (or set until to %q or %q)", UntilRepeat, UntilMatch)
+			} else {
+				r.Criteria = l.ints(path+".criteria", m["criteria"], 1, 6)
+			}
+		case UntilRepeat, UntilMatch:
+			if m["criteria"] != nil {
+				l.fail(path+".criteria", "only with until %q: until %q stops on a number rolled before", UntilCriteria, r.Until)
+			}
+		default:
+			l.fail(path+".until", "must be %q, %q or %q, not %q", UntilCriteria, UntilRepeat, UntilMatch, r.Until)
+		}
+		r.MaxRolls = l.integer(path+".maxRolls", m, "maxRolls", 1, MaxRolls)
+		if c, ok := m["consequence"]; ok && c != nil {
+			if r.MaxRolls == 0 {
+				l.fail(path+".consequence", "runs when maxRolls pass unmet: give maxRolls")
+			}
+			cr := l.rule(path+".consequence", m, "consequence", depth+1)
+			r.Consequence = &cr
+		}
+	case SwapPlacesRule:
+		r.PlayerTarget = l.target(path+".playerTarget", m, TargetCustom)
+		if r.PlayerTarget == "" {
+			r.PlayerTarget = TargetCustom
+		}
+		r.Zone = l.optString(path+".zone", m, "zone")
+		if r.Zone != "" {
+			if typ, ok := l.zones[r.Zone]; !ok && l.zones != nil {
+				l.fail(path+".zone", "no zone named %q", r.Zone)
+			} else if typ == ZoneLeader {
+				l.fail(path+".zone", "zone %q is a leader zone: no player stands in it", r.Zone)
+			}
+			if l.zones == nil { // a zone's own rule: zones are still being read
+				zone := r.Zone
+				l.later = append(l.later, func(b *Board) {
+					if !slices.ContainsFunc(b.Zones, func(z Zone) bool { return z.Name == zone && z.Type != ZoneLeader }) {
+						l.fail(path+".zone", "no zone named %q with tiles", zone)
+					}
+				})
+			}
+		}
+	case RefightRule:
+		r.TileIndex = l.tileIndex(path+".tileIndex", m, "tileIndex")
+		r.TileKind = l.optString(path+".tileKind", m, "tileKind")
+		if (r.TileIndex == nil) == (r.TileKind == "") {
+			l.fail(path, "a RefightRule needs exactly one of tileIndex or tileKind")
+		}
+		r.Pick = l.optString(path+".pick", m, "pick")
+		switch r.Pick {
+		case "", PickChoose, PickNearest:
+			if r.TileIndex != nil && r.Pick != "" {
+				l.fail(path+".pick", "only with tileKind")
+			}
+			if r.Pick == PickChoose {
+				r.Pick = ""
+			}
+		default:
+			l.fail(path+".pick", "must be %q or %q, not %q", PickChoose, PickNearest, r.Pick)
+		}
+		ti, kind := r.TileIndex, r.TileKind
+		l.later = append(l.later, func(b *Board) {
+			// A refight runs the rule of the tile it sends the player to; a
+			// RefightRule there could send them round for ever. And it comes
+			// back: the finish is no tile to refight.
+			for i, t := range b.Tiles {
+				if (ti != nil && i == *ti) || (kind != "" && t.Kind == kind) {
+					switch {
+					case t.Rule.Type == RefightRule:
+						l.fail(path, "it may send the player to tiles[%d], whose rule is a RefightRule too", i)
+					case i == len(b.Tiles)-1:
+						l.fail(path, "a refight comes back: it cannot go to tiles[%d], the last tile", i)
+					}
+				}
+			}
+			if kind != "" && !slices.ContainsFunc(b.Tiles, func(t Tile) bool { return t.Kind == kind }) {
+				l.fail(path+".tileKind", "no tile has kind %q", kind)
+			}
+		})
+	case ItemRule:
+		r.Item = l.item(path+".item", m, "item", true, false)
+		r.Use = l.boolean(path+".use", m, "use")
+		for _, k := range []string{"ifHas", "ifNot"} {
+			if v, ok := m[k]; ok && v != nil {
+				br := l.rule(path+"."+k, m, k, depth+1)
+				if k == "ifHas" {
+					r.IfHas = &br
+				} else {
+					r.IfNot = &br
+				}
+			}
+		}
+		if r.IfHas == nil && r.IfNot == nil && !r.Use {
+			l.fail(path, "an ItemRule needs ifHas, ifNot or use")
+		}
 	case AddMandatoryRule:
 		r.TileIndex = l.tileIndex(path+".tileIndex", m, "tileIndex")
 		if r.TileIndex == nil {
@@ -538,6 +742,17 @@ func (l *loader) diceRolls(path string, v any, depth int, outcomes bool) *DiceRo
 	case "", RollsDefault, RollsCumulative, RollsAllMatch:
 	default:
 		l.fail(path+".type", "must be %s, %s or %s, not %q", RollsDefault, RollsCumulative, RollsAllMatch, d.Type)
+	}
+	d.Apply = l.optString(path+".apply", m, "apply")
+	if d.Apply != "" && !outcomes {
+		l.fail(path+".apply", "only a DiceRollRule's dice have outcomes to apply")
+	}
+	switch d.Apply {
+	case "", ApplyAll:
+		d.Apply = ""
+	case ApplyFirst:
+	default:
+		l.fail(path+".apply", "must be %q or %q, not %q", ApplyAll, ApplyFirst, d.Apply)
 	}
 	lo, hi := 1, 6
 	if d.Type == RollsCumulative && d.NumRequired > 0 {

@@ -3,6 +3,7 @@ package partyboard
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,8 +101,6 @@ func TestLoadBoardReportsLocatedProblems(t *testing.T) {
 		{"empty tiles", `{"tiles":[]}`, []string{"tiles: needs at least 1 entry"}},
 		{"tiles not an array", `{"tiles":{}}`, []string{"tiles: must be an array, not an object"}},
 		{"tile not an object", `{"tiles":[7,` + win + `]}`, []string{"tiles[0]: must be an object, not a number"}},
-		{"no finish", `{"tiles":[{"rule":{"type":"DisplayRule","displayText":"x"},"position":[{"x":0,"y":0}]}]}`,
-			[]string{"tiles: no tile has a GameOverRule, so the game could never end"}},
 		{"the finish is not last", `{"tiles":[` + win + `,{"rule":{"type":"DisplayRule","displayText":"x"},"position":[{"x":0,"y":0}]}]}`,
 			[]string{`tiles[1].rule.type: the last tile must have a GameOverRule (the finish), not "DisplayRule"`}},
 		{"unknown rule", board(`{"type":"FlyRule","displayText":"x"}`), []string{`tiles[0].rule.type: unknown rule type "FlyRule"`}},
@@ -115,9 +114,11 @@ func TestLoadBoardReportsLocatedProblems(t *testing.T) {
 			[]string{"tiles[0].mandatory: must be a boolean, not a string"}},
 		{"unknown zone", `{"tiles":[{"rule":{"type":"GameOverRule","displayText":"w"},"position":[{"x":0,"y":0}],"zone":"Nowhere"}]}`, []string{`tiles[0].zone: no zone named "Nowhere"`}},
 		{"bad zones", `{"zones":[{"name":"A","type":"sleepy","rule":{"type":"DisplayRule","displayText":"x"}},{"name":"A","type":"passive","rule":{"type":"DisplayRule","displayText":"x"}},{"type":"active"}],"tiles":[` + win + `]}`,
-			[]string{`zones[0].type: must be "active" or "passive", not "sleepy"`, `zones[1].name: zone "A" is defined twice`, "zones[2].name: is required", "zones[2].rule: is required"}},
+			[]string{`zones[0].type: must be "active", "passive" or "leader", not "sleepy"`, `zones[1].name: zone "A" is defined twice`, "zones[2].name: is required", "zones[2].rule: is required"}},
 		{"zone that skips every turn", `{"zones":[{"name":"A","type":"active","rule":{"type":"SkipTurnRule","displayText":"x","numTurns":1}}],"tiles":[` + win + `]}`,
 			[]string{"zones[0].rule.type: an active zone's rule cannot be a SkipTurnRule"}},
+		{"zone that costs every turn", `{"zones":[{"name":"A","type":"active","rule":{"type":"DrinkDuringLostTurnsRule","displayText":"x","diceRolls":{"numRequired":2}}}],"tiles":[` + win + `]}`,
+			[]string{"zones[0].rule.type: an active zone's rule cannot be a DrinkDuringLostTurnsRule"}},
 		{"zone rule to a missing tile", `{"zones":[{"name":"A","type":"active","rule":{"type":"MoveRule","displayText":"x","tileIndex":5}}],"tiles":[` + win + `]}`,
 			[]string{"zones[0].rule.tileIndex: tile 5 does not exist (the board has 1 tiles)"}},
 		{"deep outcome criteria", board(`{"type":"DiceRollRule","displayText":"x","diceRolls":{"numRequired":1,"outcomes":[{"rule":{"type":"DisplayRule","displayText":"y"},"criteria":[7]}]}}`),
@@ -144,6 +145,42 @@ func TestLoadBoardReportsLocatedProblems(t *testing.T) {
 		{"speed needs turns", board(`{"type":"SpeedModifierRule","displayText":"x","playerTarget":"self","modifier":["+",2]}`), []string{"tiles[0].rule.numTurns: is required"}},
 		{"skip turns needs count", board(`{"type":"SkipTurnRule","displayText":"x"}`), []string{"tiles[0].rule.numTurns: is required"}},
 		{"roll until needs criteria", board(`{"type":"RollUntilRule","displayText":"x","criteria":[]}`), []string{"tiles[0].rule.criteria: needs at least 1 entry"}},
+		{"roll until without criteria", board(`{"type":"RollUntilRule","displayText":"x"}`), []string{`tiles[0].rule.criteria: is required (or set until to "repeat" or "match")`}},
+		{"roll until repeat with criteria", board(`{"type":"RollUntilRule","displayText":"x","until":"repeat","criteria":[1]}`),
+			[]string{`tiles[0].rule.criteria: only with until "criteria"`}},
+		{"roll until tweaks", board(`{"type":"RollUntilRule","displayText":"x","until":"twice","maxRolls":0,"consequence":{"type":"Nope","displayText":"n"}}`),
+			[]string{`tiles[0].rule.until: must be "criteria", "repeat" or "match", not "twice"`, "tiles[0].rule.maxRolls: must be between 1 and 50, not 0",
+				"tiles[0].rule.consequence: runs when maxRolls pass unmet: give maxRolls", `tiles[0].rule.consequence.type: unknown rule type "Nope"`}},
+		{"mandatory types", `{"tiles":[{"rule":{"type":"DisplayRule","displayText":"x"},"position":[{"x":0,"y":0}],"mandatoryType":"twice"},` +
+			`{"rule":{"type":"DisplayRule","displayText":"x"},"position":[{"x":0,"y":0}],"mandatory":true,"mandatoryType":"once"},` + win + `]}`,
+			[]string{`tiles[0].mandatoryType: must be "always" or "once", not "twice"`, `tiles[1].mandatoryType: a tile with "mandatory": true is mandatory every time`}},
+		{"tile kind", `{"tiles":[{"rule":{"type":"GameOverRule","displayText":"x"},"position":[{"x":0,"y":0}],"kind":7}]}`, []string{"tiles[0].kind: must be a string, not a number"}},
+		{"swap", `{"zones":[{"name":"L","type":"leader","rule":{"type":"SwapPlacesRule","displayText":"s","zone":"Nowhere"}}],"tiles":[` +
+			`{"rule":{"type":"SwapPlacesRule","displayText":"s","playerTarget":"self","zone":"L"},"position":[{"x":0,"y":0}]},` + win + `]}`,
+			[]string{`tiles[0].rule.playerTarget: must be one of custom, not "self"`, `tiles[0].rule.zone: zone "L" is a leader zone: no player stands in it`,
+				`zones[0].rule.zone: no zone named "Nowhere" with tiles`}},
+		{"leader zones", `{"zones":[{"name":"A","type":"leader","rule":{"type":"SkipTurnRule","displayText":"x","numTurns":1}},{"name":"B","type":"leader","rule":{"type":"DisplayRule","displayText":"x"}}],` +
+			`"tiles":[{"rule":{"type":"GameOverRule","displayText":"w"},"position":[{"x":0,"y":0}],"zone":"A"}]}`,
+			[]string{"zones[0].rule.type: a leader zone's rule cannot be a SkipTurnRule", `zones[1].type: a board has at most one "leader" zone`,
+				`tiles[0].zone: zone "A" is a leader zone`}},
+		{"refight", board(`{"type":"RefightRule","displayText":"r"}`, `{"type":"RefightRule","displayText":"r","tileIndex":0,"tileKind":"boss"}`,
+			`{"type":"RefightRule","displayText":"r","tileKind":"boss","pick":"random"}`, `{"type":"RefightRule","displayText":"r","tileIndex":0,"pick":"nearest"}`,
+			`{"type":"RefightRule","displayText":"r","tileIndex":5}`),
+			[]string{"tiles[0].rule: a RefightRule needs exactly one of tileIndex or tileKind", "tiles[1].rule: a RefightRule needs exactly one of tileIndex or tileKind",
+				`tiles[2].rule.pick: must be "choose" or "nearest", not "random"`, "tiles[3].rule.pick: only with tileKind",
+				"tiles[1].rule: it may send the player to tiles[0], whose rule is a RefightRule too", `tiles[1].rule.tileKind: no tile has kind "boss"`,
+				`tiles[2].rule.tileKind: no tile has kind "boss"`, "tiles[3].rule: it may send the player to tiles[0], whose rule is a RefightRule too",
+				"tiles[4].rule: a refight comes back: it cannot go to tiles[5], the last tile"}},
+		{"items", `{"items":{"_desc":"comment","BOMB":{"name":"Bomb"},"SHIELD":[1],"*":{}},"tiles":[` +
+			`{"rule":{"type":"ItemRule","displayText":"i","item":"BOW","ifHas":{"type":"Nope","displayText":"n"}},"position":[{"x":0,"y":0}]},` +
+			`{"rule":{"type":"ItemRule","displayText":"i"},"position":[{"x":0,"y":0}]},` +
+			`{"rule":{"type":"DisplayRule","displayText":"i","acquireItem":"BOW","loseItem":"*"},"position":[{"x":0,"y":0}]},` + win + `]}`,
+			[]string{`items.*: an item id is 1 to 64 bytes, and not "*"`, "items.SHIELD: must be an object, not an array",
+				`tiles[0].rule.item: no item "BOW" in the board's items (BOMB)`, `tiles[0].rule.ifHas.type: unknown rule type "Nope"`,
+				"tiles[1].rule.item: is required", "tiles[1].rule: an ItemRule needs ifHas, ifNot or use",
+				`tiles[2].rule.acquireItem: no item "BOW" in the board's items (BOMB)`}},
+		{"apply", board(`{"type":"DiceRollRule","displayText":"x","diceRolls":{"numRequired":1,"apply":"some"}}`, `{"type":"MoveRule","displayText":"x","direction":"back","diceRolls":{"numRequired":1,"apply":"first"}}`),
+			[]string{`tiles[0].rule.diceRolls.apply: must be "all" or "first", not "some"`, "tiles[1].rule.diceRolls.apply: only a DiceRollRule's dice have outcomes to apply"}},
 		{"lost turns need two dice", board(`{"type":"DrinkDuringLostTu","displayText":"x","diceRolls":{"numRequired":1}}`), []string{"tiles[0].rule.diceRolls.numRequired: must be 2"}},
 		{"unknown proxy", board(`{"type":"ProxyRule","displayText":"x","proxyRuleId":"zelda-boomerang"}`), []string{`tiles[0].rule.proxyRuleId: no board extension provides "zelda-boomerang"`}},
 		{"update starter needs something", board(`{"type":"UpdateStarterRule","displayText":"x"}`), []string{`tiles[0].rule: an UpdateStarterRule needs starters or playerTarget "custom"`}},
@@ -190,15 +227,16 @@ func TestLoadBoardAcceptsOtherSpellingsAndLenience(t *testing.T) {
 	require.Equal(t, DrinkDuringLostTurnsRule, b.Tiles[2].Rule.Type)
 
 	unknown := board(`{"type":"FlyRule","displayText":"Fly away"}`, `{"type":"ChoiceRule","displayText":"c","choices":[{"rule":{"type":"TodoRule","displayText":"later"}}]}`)
-	_, _, _, err = LoadBoard([]byte(unknown), LoadOptions{})
+	_, problems, _, err = LoadBoard([]byte(unknown), LoadOptions{})
 	require.Error(t, err)
+	require.Len(t, problems, 1, "TodoRule is known: only FlyRule is refused")
 	b, _, warnings, err = LoadBoard([]byte(unknown), LoadOptions{Lenient: true})
 	require.NoError(t, err)
 	require.Equal(t, Rule{Type: DisplayRule, DisplayText: "Fly away"}, b.Tiles[0].Rule)
-	require.Equal(t, Rule{Type: DisplayRule, DisplayText: "later"}, b.Tiles[1].Rule.Choices[0].Rule)
+	require.Equal(t, Rule{Type: TodoRule, DisplayText: "later"}, b.Tiles[1].Rule.Choices[0].Rule)
 	require.Equal(t, []Problem{
 		{Path: "tiles[0].rule.type", Message: `unknown rule type "FlyRule" shown as a DisplayRule`},
-		{Path: "tiles[1].rule.choices[0].rule.type", Message: `unknown rule type "TodoRule" shown as a DisplayRule`},
+		{Path: "tiles[1].rule.choices[0].rule.type", Message: "unfinished rule (TodoRule) plays as a DisplayRule of its text"},
 	}, warnings)
 	_, problems, _, err = LoadBoard([]byte(board(`{"type":"FlyRule"}`, `{"type":"SkipTurnRule","displayText":"x"}`)), LoadOptions{Lenient: true})
 	require.Error(t, err, "lenience is for unknown types only")
@@ -317,8 +355,11 @@ func FuzzLoadBoard(f *testing.F) {
 			}
 			return
 		}
-		if b == nil || len(b.Tiles) == 0 || b.Tiles[len(b.Tiles)-1].Rule.Type != GameOverRule {
-			t.Fatal("accepted a board without a finish")
+		if b == nil || len(b.Tiles) == 0 {
+			t.Fatal("accepted a board without tiles")
+		}
+		if finish := slices.IndexFunc(b.Tiles, func(t Tile) bool { return t.Rule.Type == GameOverRule }); finish >= 0 && finish != len(b.Tiles)-1 {
+			t.Fatal("accepted a board whose finish is not its last tile")
 		}
 		if _, err := json.Marshal(b); err != nil {
 			t.Fatal(err)

@@ -22,8 +22,16 @@ type BoardFile struct {
 
 // Action types of Party Board that act on no game.
 const (
-	ActionListBoards  = "listBoards"
-	ActionUploadBoard = "uploadBoard"
+	ActionListBoards    = "listBoards"
+	ActionUploadBoard   = "uploadBoard"
+	ActionGetBoard      = "getBoard"
+	ActionSimulateBoard = "simulateBoard"
+)
+
+// Limits of simulateBoard, which runs in the request.
+const (
+	MaxSimGames     = 200
+	DefaultSimGames = 100
 )
 
 // PlatformGame is Party Board as the platform drives it: a one-document game
@@ -46,26 +54,39 @@ func NewPlatformGame() PlatformGame {
 	return PlatformGame{boards: boards, single: domain.Single(domain.SingleGame[Game]{
 		Rules: Rules{Boards: boards},
 		Create: func(d domain.Docs, a domain.Action, env domain.Env) (Game, bool, error) {
-			var req createRequest
-			if err := domain.DecodePayload(a.Payload, &req); err != nil {
-				return Game{}, false, err
-			}
-			b, err := boards.Board(req.Board)
-			if err != nil {
-				return Game{}, false, err
-			}
-			g, err := NewGame(a.GameID, a.Actor, b, env.Now)
-			g.Private = req.Private
-			return g, true, err
+			return Create(boards, a, env)
 		},
 	})}
 }
 
+// Create makes the game a create action asks for, on a board of src: a lobby
+// with the caller hosting. Every game gets a room code.
+//
+// Errors: EINVALID (the payload), ENOTFOUND (no such board).
+func Create(src BoardSource, a domain.Action, env domain.Env) (Game, bool, error) {
+	var req createRequest
+	if err := domain.DecodePayload(a.Payload, &req); err != nil {
+		return Game{}, false, err
+	}
+	if t := req.TurnSeconds; t != 0 && (t < MinTurnSeconds || t > MaxTurnSeconds) {
+		return Game{}, false, domain.Errorf(domain.EINVALID, "turnSeconds must be 0 (no timer) or from %d to %d, not %d", MinTurnSeconds, MaxTurnSeconds, t)
+	}
+	b, err := src.Board(req.Board)
+	if err != nil {
+		return Game{}, false, err
+	}
+	g, err := NewGame(a.GameID, a.Actor, b, env.Now)
+	g.Private, g.TurnSeconds = req.Private, req.TurnSeconds
+	return g, true, err
+}
+
 // createRequest is the payload of a Party Board create. Every game gets a
-// room code; a private one can be joined only with it.
+// room code; a private one can be joined only with it. TurnSeconds is the
+// input timer (0: none).
 type createRequest struct {
-	Board   string `json:"board"`
-	Private bool   `json:"private"`
+	Board       string `json:"board"`
+	Private     bool   `json:"private"`
+	TurnSeconds int    `json:"turnSeconds"`
 }
 
 // Kind implements domain.Game.
@@ -80,7 +101,7 @@ func (PlatformGame) Slots() []domain.Slot {
 // Plan implements domain.Game.
 func (p PlatformGame) Plan(a domain.Action) (domain.Plan, error) {
 	switch a.Type {
-	case ActionListBoards, ActionUploadBoard:
+	case ActionListBoards, ActionUploadBoard, ActionGetBoard, ActionSimulateBoard:
 		return domain.Plan{Scope: domain.ScopeNone}, nil
 	case domain.ActionCreate:
 		var req createRequest
@@ -104,6 +125,10 @@ func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domai
 		return listBoards()
 	case ActionUploadBoard:
 		return uploadBoard(a)
+	case ActionGetBoard:
+		return p.getBoard(d, a)
+	case ActionSimulateBoard:
+		return p.simulateBoard(d, a)
 	}
 	id, err := p.boardOf(d, a)
 	if err != nil {
@@ -169,8 +194,22 @@ func (c *boardCache) load(d domain.Docs, id string) error {
 	if err != nil {
 		return err
 	}
+	if b.Name == "" {
+		b.Name = f.Name
+	}
 	c.m.Store(id, b)
 	return nil
+}
+
+// board returns a built-in or uploaded board, reading an uploaded one's
+// document the first time.
+//
+// Errors: *NeedDocs, ENOTFOUND, EINVALID.
+func (c *boardCache) board(d domain.Docs, id string) (*Board, error) {
+	if err := c.load(d, id); err != nil {
+		return nil, err
+	}
+	return c.Board(id)
 }
 
 // BoardSummary describes a board in listings and upload replies.
@@ -190,13 +229,28 @@ func listBoards() (domain.Change, error) {
 	return domain.Change{Result: map[string]any{"boards": out}}, nil
 }
 
+// DryRun is the reply of an uploadBoard with dryRun: what an upload would
+// say, and nothing stored.
+type DryRun struct {
+	Valid    bool      `json:"valid"`
+	ID       string    `json:"id"` // the id the board would get
+	Name     string    `json:"name,omitempty"`
+	Tiles    int       `json:"tiles"`
+	Zones    int       `json:"zones"`
+	Problems []Problem `json:"problems"`
+	Warnings []Problem `json:"warnings"`
+}
+
 // uploadBoard validates a board file and stores it under its content id. A
 // refused file gets every problem with its location in the error's details.
+// With dryRun it stores nothing and replies with the problems and warnings
+// (a web editor checks a board as it is written).
 func uploadBoard(a domain.Action) (domain.Change, error) {
 	var req struct {
 		Board   json.RawMessage `json:"board"`
-		Name    string          `json:"name"`
+		Name    *string         `json:"name"`
 		Lenient bool            `json:"lenient"`
+		DryRun  bool            `json:"dryRun"`
 	}
 	if err := domain.DecodePayload(a.Payload, &req); err != nil {
 		return domain.Change{}, err
@@ -204,11 +258,30 @@ func uploadBoard(a domain.Action) (domain.Change, error) {
 	if len(req.Board) == 0 {
 		return domain.Change{}, domain.Errorf(domain.EINVALID, "board is required: the board file's JSON object")
 	}
-	name, err := cleanName("name", req.Name)
-	if err != nil {
-		return domain.Change{}, err
+	var name string
+	var err error
+	if !req.DryRun || req.Name != nil { // a dry run may leave the name out
+		if req.Name == nil {
+			req.Name = new(string)
+		}
+		if name, err = cleanName("name", *req.Name); err != nil {
+			return domain.Change{}, err
+		}
 	}
-	b, _, warnings, err := LoadBoard(req.Board, LoadOptions{Lenient: req.Lenient})
+	b, problems, warnings, err := LoadBoard(req.Board, LoadOptions{Lenient: req.Lenient})
+	if req.DryRun {
+		r := DryRun{Valid: err == nil, ID: BoardID(req.Board), Name: name, Problems: problems, Warnings: warnings}
+		if r.Problems == nil {
+			r.Problems = []Problem{}
+		}
+		if r.Warnings == nil {
+			r.Warnings = []Problem{}
+		}
+		if b != nil {
+			r.Tiles, r.Zones = len(b.Tiles), len(b.Zones)
+		}
+		return domain.Change{Result: r}, nil
+	}
 	if err != nil {
 		return domain.Change{}, err
 	}
@@ -216,6 +289,67 @@ func uploadBoard(a domain.Action) (domain.Change, error) {
 		Writes: []domain.Write{{DocID: domain.Doc(SlotBoardFile, b.ID), Value: BoardFile{Name: name, File: string(req.Board)}}},
 		Result: BoardSummary{ID: b.ID, Name: name, Tiles: len(b.Tiles), Zones: len(b.Zones), Warnings: warnings},
 	}, nil
+}
+
+// getBoard replies with a board's whole drawable content: every tile with
+// its rule, corner points, zone, kind and mandatory marks, the zones and the
+// items, as the board file has them.
+func (p PlatformGame) getBoard(d domain.Docs, a domain.Action) (domain.Change, error) {
+	var req struct {
+		Board string `json:"board"`
+	}
+	if err := domain.DecodePayload(a.Payload, &req); err != nil {
+		return domain.Change{}, err
+	}
+	if req.Board == "" {
+		return domain.Change{}, domain.Errorf(domain.EINVALID, "board is required: a built-in board id or an uploaded board's id")
+	}
+	b, err := p.boards.board(d, req.Board)
+	if err != nil {
+		return domain.Change{}, err
+	}
+	return domain.Change{Result: map[string]any{"board": b}}, nil
+}
+
+// simulateBoard plays random games on a board (a built-in or uploaded id,
+// or a board file) and replies with the SimReport.
+func (p PlatformGame) simulateBoard(d domain.Docs, a domain.Action) (domain.Change, error) {
+	var req struct {
+		Board   json.RawMessage `json:"board"`
+		Games   int             `json:"games"`
+		Players int             `json:"players"`
+		Seed    string          `json:"seed"`
+		Lenient bool            `json:"lenient"`
+	}
+	if err := domain.DecodePayload(a.Payload, &req); err != nil {
+		return domain.Change{}, err
+	}
+	switch {
+	case len(req.Board) == 0:
+		return domain.Change{}, domain.Errorf(domain.EINVALID, "board is required: a board id, or a board file's JSON object")
+	case req.Games < 0 || req.Games > MaxSimGames:
+		return domain.Change{}, domain.Errorf(domain.EINVALID, "games must be from 1 to %d (default %d)", MaxSimGames, DefaultSimGames)
+	case req.Players != 0 && (req.Players < MinPlayers || req.Players > MaxPlayers):
+		return domain.Change{}, domain.Errorf(domain.EINVALID, "players must be from %d to %d (default 4)", MinPlayers, MaxPlayers)
+	case len(req.Seed) > 128:
+		return domain.Change{}, domain.Errorf(domain.EINVALID, "seed must be at most 128 bytes")
+	}
+	var b *Board
+	var err error
+	var id string
+	if json.Unmarshal(req.Board, &id) == nil {
+		b, err = p.boards.board(d, id)
+	} else {
+		b, _, _, err = LoadBoard(req.Board, LoadOptions{Lenient: req.Lenient})
+	}
+	if err != nil {
+		return domain.Change{}, err
+	}
+	rep, err := Simulate(b, SimOptions{Games: req.Games, Players: req.Players, Seed: req.Seed})
+	if err != nil {
+		return domain.Change{}, err
+	}
+	return domain.Change{Result: rep}, nil
 }
 
 // cleanName checks a display name: 1 to 24 printable characters.

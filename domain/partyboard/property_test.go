@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -119,7 +120,7 @@ const maxSteps = 20000
 func TestRealBoardsPlayToTheEnd(t *testing.T) {
 	games := 200
 	if testing.Short() || raceEnabled {
-		games = 40
+		games = 24
 	}
 	r := Rules{Boards: BuiltinSource{}}
 	for _, b := range BuiltinBoards() {
@@ -141,15 +142,17 @@ func TestRealBoardsPlayToTheEnd(t *testing.T) {
 	}
 }
 
-// TestRandomBoardsPlay generates boards that use every rule type in random
-// combinations and plays them with random inputs: every step must succeed
-// and keep the invariants.
+// TestRandomBoardsPlay generates boards that use every rule type (and tile
+// kinds, "once" tiles, items, leader zones, boards without a finish) in
+// random combinations and plays them with random inputs: every step must
+// succeed and keep the invariants.
 func TestRandomBoardsPlay(t *testing.T) {
-	boards := 60
+	boards := 80
 	if testing.Short() || raceEnabled {
 		boards = 20
 	}
 	types := map[string]bool{}
+	features := map[string]int{}
 	ended := 0
 	for n := 0; n < boards; n++ {
 		seed := fmt.Sprint("random-board-", n)
@@ -157,7 +160,7 @@ func TestRandomBoardsPlay(t *testing.T) {
 		file := randomBoard(rng)
 		b, problems, _, err := LoadBoard(file, LoadOptions{})
 		require.NoError(t, err, "%v\n%s", problems, file)
-		walkRules(b, func(r *Rule) { types[r.Type] = true })
+		countFeatures(b, types, features)
 		g := playRandomly(t, b, 2+rng.IntN(5), seed, 3000)
 		if g.Phase == PhaseOver {
 			ended++
@@ -166,73 +169,213 @@ func TestRandomBoardsPlay(t *testing.T) {
 	for _, typ := range RuleTypes {
 		require.True(t, types[typ], "no random board used %s", typ)
 	}
-	t.Logf("%d of %d random games ended within 3000 steps", ended, boards)
+	for _, f := range []string{"once", "kind", "items", "acquire", "lose", "leader", "noFinish", "repeat", "match", "maxRolls", "applyFirst", "swapZone", "pickNearest"} {
+		require.NotZero(t, features[f], "no random board used %s", f)
+	}
+	t.Logf("%d of %d random games ended within 3000 steps; features %v", ended, boards, features)
 }
 
-func walkRules(b *Board, f func(*Rule)) {
-	var walk func(r *Rule)
-	walk = func(r *Rule) {
-		f(r)
-		for i := range r.Choices {
-			walk(&r.Choices[i].Rule)
+// TestRandomGamesWithTimersAndLeavers plays timed games on random and real
+// boards where inputs often time out (Expire at the deadline), players
+// leave or are removed by the host now and then, and any move Legal lists
+// may be played: every step must succeed and keep the invariants, and every
+// game must end.
+func TestRandomGamesWithTimersAndLeavers(t *testing.T) {
+	games := 40
+	if testing.Short() || raceEnabled {
+		games = 16
+	}
+	var boards []*Board
+	for n := 0; n < games; n++ {
+		if n%4 == 0 {
+			boards = append(boards, BuiltinBoards()[n%8/4])
+			continue
 		}
-		if r.DiceRolls != nil {
-			for i := range r.DiceRolls.Outcomes {
-				walk(&r.DiceRolls.Outcomes[i].Rule)
+		b, problems, _, err := LoadBoard(randomBoard(seedRand(fmt.Sprint("timed-board-", n))), LoadOptions{})
+		require.NoError(t, err, "%v", problems)
+		boards = append(boards, b)
+	}
+	reasons := map[string]int{}
+	for n, b := range boards {
+		seed := fmt.Sprint("timed-", n)
+		rng := seedRand(seed)
+		r := Rules{Boards: MapSource{b.ID: b}}
+		pure := rulestest.PureRules[Game](t, r)
+		players := 2 + rng.IntN(6)
+		g, _, err := Create(MapSource{b.ID: b}, domain.Action{GameID: "g1", Actor: actor(0),
+			Payload: json.RawMessage(fmt.Sprintf(`{"board":%q,"turnSeconds":30}`, b.ID))}, domain.Env{Now: t0})
+		require.NoError(t, err)
+		now := t0
+		for i := 1; i < players; i++ {
+			g, _, err = r.Apply(g, action(i, ActionJoin, ""), domain.Env{Now: now})
+			require.NoError(t, err)
+		}
+		g, _, err = r.Apply(g, action(0, ActionStart, ""), domain.Env{Now: now, Dice: domain.NewSeededDice(seed, 0)})
+		require.NoError(t, err)
+		for step := 1; g.Phase == PhasePlaying; step++ {
+			require.Less(t, step, 5000, "game %s did not end", seed)
+			dice := domain.NewSeededDice(seed, int64(step))
+			var next Game
+			var out domain.Outcome
+			switch k := rng.IntN(100); {
+			case k < 25: // nobody answers in time
+				now = g.Deadline
+				next, out, err = pure.Expire(g, domain.Env{Now: now, Dice: dice})
+			case k < 27: // any listed move of anyone, leaving and removing included
+				who := actor(rng.IntN(players))
+				moves := r.Legal(g, who)
+				if len(moves) == 0 {
+					continue
+				}
+				m := moves[rng.IntN(len(moves))]
+				now = now.Add(time.Second)
+				next, out, err = pure.Apply(g, domain.Action{Type: m.Type, Actor: who, Payload: rulestest.Body(m, "g1", "a")}, domain.Env{Now: now, Dice: dice})
+			default:
+				now = now.Add(time.Second)
+				next, out, err = pure.Apply(g, randomInput(rng, g), domain.Env{Now: now, Dice: dice})
+			}
+			require.NoError(t, err, "game %s step %d", seed, step)
+			checkStep(t, b, g, next, out)
+			g = next
+			for _, e := range out.Events {
+				if e.Type == domain.EventGameOver {
+					reasons[e.Data.(domain.GameOver).Reason]++
+				}
 			}
 		}
-		if r.Condition != nil && r.Condition.Consequence != nil {
-			walk(r.Condition.Consequence)
+	}
+	t.Logf("%d timed games ended: %v", len(boards), reasons)
+	require.NotZero(t, reasons[ReasonLastPlayer], "some games end with one player left")
+	require.NotZero(t, reasons[ReasonFinish], "some games end at the finish")
+}
+
+// countFeatures tallies what a board uses, so the tests know they covered it.
+func countFeatures(b *Board, types map[string]bool, features map[string]int) {
+	b.Walk(func(_ string, r *Rule) {
+		types[r.Type] = true
+		for f, on := range map[string]bool{"acquire": r.AcquireItem != "", "lose": r.LoseItem != "", "repeat": r.Until == UntilRepeat,
+			"match": r.Until == UntilMatch, "maxRolls": r.MaxRolls > 0, "applyFirst": r.DiceRolls != nil && r.DiceRolls.Apply == ApplyFirst,
+			"swapZone": r.Type == SwapPlacesRule && r.Zone != "", "pickNearest": r.Pick == PickNearest} {
+			if on {
+				features[f]++
+			}
+		}
+	})
+	for _, t := range b.Tiles {
+		if t.MandatoryType == MandatoryOnce {
+			features["once"]++
+		}
+		if t.Kind != "" {
+			features["kind"]++
 		}
 	}
-	for i := range b.Tiles {
-		walk(&b.Tiles[i].Rule)
+	if b.Items != nil {
+		features["items"]++
 	}
-	for i := range b.Zones {
-		walk(&b.Zones[i].Rule)
+	if b.leaderZone() >= 0 {
+		features["leader"]++
+	}
+	if b.NoFinish() {
+		features["noFinish"]++
 	}
 }
+
+// generator writes random valid board files.
+type generator struct {
+	rng      *rand.Rand
+	tiles    int
+	zones    []string     // zones with tiles (not the leader zone)
+	items    []string     // item ids rules may name
+	refights map[int]bool // tiles a RefightRule's tileIndex names
+}
+
+var genItems = []string{"BOMB", "BOW", "SHIELD"}
 
 // randomBoard writes a valid board file with random tiles, zones and rules.
 func randomBoard(rng *rand.Rand) []byte {
 	n := 12 + rng.IntN(40)
+	gen := &generator{rng: rng, tiles: n, items: genItems, refights: map[int]bool{}}
+	root := map[string]any{}
+	if rng.IntN(2) == 0 {
+		root["items"] = map[string]any{"_desc": "ignored", "BOMB": map[string]any{"name": "Bomb"}, "BOW": map[string]any{}, "SHIELD": map[string]any{"description": "blocks"}}
+	}
 	zones := []map[string]any{}
 	for i := 0; i < rng.IntN(4); i++ {
-		typ := []string{ZoneActive, ZonePassive}[rng.IntN(2)]
-		r := randomRule(rng, n, 1)
-		for typ == ZoneActive && r["type"] == SkipTurnRule {
-			r = randomRule(rng, n, 1)
-		}
-		zones = append(zones, map[string]any{"name": fmt.Sprint("zone ", i), "type": typ, "rule": r})
+		gen.zones = append(gen.zones, fmt.Sprint("zone ", i))
 	}
+	for i, name := range gen.zones {
+		typ := []string{ZoneActive, ZonePassive}[rng.IntN(2)]
+		if i == 0 && rng.IntN(3) == 0 {
+			typ = ZoneLeader
+		}
+		r := gen.rule(1)
+		for typ != ZonePassive && (r["type"] == SkipTurnRule || r["type"] == DrinkDuringLostTurnsRule) {
+			r = gen.rule(1)
+		}
+		zones = append(zones, map[string]any{"name": name, "type": typ, "rule": r})
+	}
+	if len(zones) > 0 && zones[0]["type"] == ZoneLeader {
+		gen.zones = gen.zones[1:] // no tile in it
+	}
+	noFinish := rng.IntN(5) == 0
 	var tiles []map[string]any
 	for i := 0; i < n; i++ {
-		t := map[string]any{"rule": randomRule(rng, n, 0), "position": []map[string]int{{"x": i, "y": 0}}}
+		t := map[string]any{"rule": gen.rule(0), "position": []map[string]int{{"x": i, "y": 0}}}
 		switch {
 		case i == 0 && rng.IntN(2) == 0:
 			t["rule"] = map[string]any{"type": StarterSelectionRule, "displayText": "pick", "starters": []string{"A", "B", "C"}}
+		case i == n-1 && noFinish:
+			t["rule"] = map[string]any{"type": TodoRule, "displayText": "the finish, one day"}
 		case i == n-1:
 			t["rule"] = map[string]any{"type": GameOverRule, "displayText": "win"}
+		case noFinish && t["rule"].(map[string]any)["type"] == GameOverRule:
+			t["rule"] = map[string]any{"type": DisplayRule, "displayText": "not the finish"}
 		}
-		if rng.IntN(6) == 0 || i == n-1 {
+		switch k := rng.IntN(12); {
+		case k < 2 || (i == n-1 && !noFinish):
 			t["mandatory"] = true
+		case k < 4 && i < n-1:
+			t["mandatoryType"] = MandatoryOnce
 		}
-		if len(zones) > 0 && rng.IntN(3) == 0 {
-			t["zone"] = zones[rng.IntN(len(zones))]["name"]
+		if rng.IntN(4) == 0 && i < n-1 {
+			t["kind"] = "boss"
+		}
+		if len(gen.zones) > 0 && rng.IntN(3) == 0 {
+			t["zone"] = gen.zones[rng.IntN(len(gen.zones))]
 		}
 		tiles = append(tiles, t)
 	}
-	file, _ := json.Marshal(map[string]any{"tiles": tiles, "zones": zones})
+	// A refight's tile may not refight again (LoadBoard refuses the loop).
+	for i, t := range tiles {
+		if r := t["rule"].(map[string]any); r["type"] == RefightRule && (t["kind"] != nil || gen.refights[i]) {
+			t["rule"] = map[string]any{"type": DisplayRule, "displayText": "a boss"}
+		}
+	}
+	if !slices.ContainsFunc(tiles, func(t map[string]any) bool { return t["kind"] != nil }) {
+		tiles[0]["kind"] = "boss" // RefightRules name kind "boss"
+		if r := tiles[0]["rule"].(map[string]any); r["type"] == RefightRule {
+			tiles[0]["rule"] = map[string]any{"type": DisplayRule, "displayText": "a boss"}
+		}
+	}
+	root["tiles"], root["zones"] = tiles, zones
+	file, _ := json.Marshal(root)
 	return file
 }
 
-func randomRule(rng *rand.Rand, tiles, depth int) map[string]any {
+func (gen *generator) rule(depth int) map[string]any {
+	rng, tiles := gen.rng, gen.tiles
 	types := RuleTypes
 	if depth >= 3 {
-		types = []string{DisplayRule, ExtraTurnRule, SkipTurnRule, ReverseTurnOrderRule}
+		types = []string{DisplayRule, ExtraTurnRule, SkipTurnRule, ReverseTurnOrderRule, TodoRule}
 	}
 	typ := types[rng.IntN(len(types))]
 	r := map[string]any{"type": typ, "displayText": typ + " here"}
+	if rng.IntN(8) == 0 {
+		r["acquireItem"] = gen.items[rng.IntN(len(gen.items))]
+	}
+	if rng.IntN(12) == 0 {
+		r["loseItem"] = append([]string{AllItems}, gen.items...)[rng.IntN(len(gen.items)+1)]
+	}
 	target := func(all bool) string {
 		if all {
 			return []string{TargetSelf, TargetCustom, TargetAllOthers}[rng.IntN(3)]
@@ -263,7 +406,7 @@ func randomRule(rng *rand.Rand, tiles, depth int) map[string]any {
 				hi = 6 * d["numRequired"].(int)
 			}
 			var os []map[string]any
-			for i := 0; i < rng.IntN(3); i++ {
+			for i := 0; i < rng.IntN(4); i++ {
 				c := criteria(hi)
 				if kind == RollsCumulative {
 					c = slices.DeleteFunc(c, func(v int) bool { return v < d["numRequired"].(int) })
@@ -271,9 +414,12 @@ func randomRule(rng *rand.Rand, tiles, depth int) map[string]any {
 						c = []int{hi}
 					}
 				}
-				os = append(os, map[string]any{"rule": randomRule(rng, tiles, depth+1), "criteria": c, "isAny": rng.IntN(4) == 0})
+				os = append(os, map[string]any{"rule": gen.rule(depth + 1), "criteria": c, "isAny": rng.IntN(4) == 0})
 			}
 			d["outcomes"] = os
+			if rng.IntN(3) == 0 {
+				d["apply"] = []string{ApplyAll, ApplyFirst}[rng.IntN(2)]
+			}
 		}
 		return d
 	}
@@ -296,7 +442,20 @@ func randomRule(rng *rand.Rand, tiles, depth int) map[string]any {
 			r["direction"], r["diceRolls"] = []string{Forward, Back}[rng.IntN(2)], dice(false)
 		}
 	case RollUntilRule:
-		r["criteria"] = criteria(6)
+		switch rng.IntN(4) {
+		case 0:
+			r["until"] = UntilRepeat
+		case 1:
+			r["until"] = UntilMatch
+		default:
+			r["criteria"] = criteria(6)
+		}
+		if rng.IntN(3) == 0 {
+			r["maxRolls"] = 1 + rng.IntN(4)
+			if rng.IntN(2) == 0 && depth < 3 {
+				r["consequence"] = gen.rule(depth + 1)
+			}
+		}
 	case AddMandatoryRule:
 		r["tileIndex"] = rng.IntN(tiles)
 	case DiceRollRule:
@@ -318,13 +477,13 @@ func randomRule(rng *rand.Rand, tiles, depth int) map[string]any {
 			c["immediate"] = true
 		}
 		if rng.IntN(2) == 0 && depth < 3 {
-			c["consequence"] = randomRule(rng, tiles, depth+1)
+			c["consequence"] = gen.rule(depth + 1)
 		}
 		r["condition"] = c
 	case ChoiceRule:
 		var cs []map[string]any
 		for i := 0; i < 1+rng.IntN(3); i++ {
-			cs = append(cs, map[string]any{"rule": randomRule(rng, tiles, depth+1)})
+			cs = append(cs, map[string]any{"rule": gen.rule(depth + 1)})
 		}
 		r["choices"] = cs
 		if rng.IntN(3) == 0 {
@@ -341,6 +500,33 @@ func randomRule(rng *rand.Rand, tiles, depth int) map[string]any {
 			r["starters"] = []string{"Z"}
 		} else {
 			r["playerTarget"] = TargetCustom
+		}
+	case SwapPlacesRule:
+		if len(gen.zones) > 0 && rng.IntN(2) == 0 {
+			r["zone"] = gen.zones[rng.IntN(len(gen.zones))]
+		}
+	case RefightRule:
+		if rng.IntN(3) == 0 {
+			i := rng.IntN(tiles - 1)
+			gen.refights[i] = true
+			r["tileIndex"] = i
+		} else {
+			r["tileKind"] = "boss"
+			if rng.IntN(2) == 0 {
+				r["pick"] = PickNearest
+			}
+		}
+	case ItemRule:
+		r["item"] = gen.items[rng.IntN(len(gen.items))]
+		r["use"] = rng.IntN(2) == 0
+		if rng.IntN(3) > 0 && depth < 3 {
+			r["ifHas"] = gen.rule(depth + 1)
+		}
+		if rng.IntN(3) > 0 && depth < 3 {
+			r["ifNot"] = gen.rule(depth + 1)
+		}
+		if r["ifHas"] == nil && r["ifNot"] == nil {
+			r["use"] = true
 		}
 	}
 	return r

@@ -571,6 +571,9 @@ func TestRuleTypes(t *testing.T) {
 			p.awaits(ActionRoll, 1)
 		}},
 	}
+	for _, c := range zeldaRuleCases() {
+		tests = append(tests, c)
+	}
 	covered := map[string]bool{}
 	for _, tt := range tests {
 		covered[tt.rule] = true
@@ -759,7 +762,7 @@ func TestLogKeepsTheLastHappenings(t *testing.T) {
 	}
 	require.Len(t, p.g.Log, LogSize)
 	last := p.g.Log[len(p.g.Log)-1]
-	require.Equal(t, Entry{Turn: 8, Player: "p1", Type: EventRule, Rule: "tiles[4].rule"}, last)
+	require.Equal(t, Entry{Turn: 8, Player: "p1", Type: EventRule, Rule: "tiles[4].rule", Text: "."}, last)
 	var types []string
 	for _, e := range p.g.Log[len(p.g.Log)-3:] {
 		types = append(types, e.Type)

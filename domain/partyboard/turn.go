@@ -4,16 +4,22 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Steps of a turn (Game.Next), run in order until one awaits input (ruling 4).
 const (
 	StepBegin = "begin" // the turn starts: count it, queue the steps below
 	StepZone  = "zone"  // an active zone's rule for the player's tile
+	StepLead  = "lead"  // the leader zone's rule, if the player leads
 	StepLost  = "lost"  // a lost turn ends here
 	StepCond  = "cond"  // a move condition with several dice is rolled for first
 	StepRoll  = "roll"  // the turn roll, the move and the landing tile's rule
 	StepEnd   = "end"   // an extra turn, or the next player
+	// Continuations a rule queues in front of the others.
+	StepRun  = "run:"  // run:<location> runs that rule (a DiceRollRule's next outcome)
+	StepBack = "back:" // back:<tile> returns the player from a refight
 )
 
 // proceed runs the next automatic step.
@@ -25,16 +31,31 @@ func (s *step) proceed() {
 	next := g.Next[0]
 	g.Next = g.Next[1:]
 	p := &g.Players[g.Current]
+	if path, ok := strings.CutPrefix(next, StepRun); ok {
+		s.run(path)
+		return
+	}
+	if tile, ok := strings.CutPrefix(next, StepBack); ok {
+		if t, err := strconv.Atoi(tile); err == nil {
+			s.moveTo(g.Current, t, CauseReturn, "")
+		}
+		return
+	}
 	switch next {
 	case StepBegin:
 		g.Turn++
-		g.Next = []string{StepZone, StepLost, StepCond, StepRoll, StepEnd}
+		g.Next = []string{StepZone, StepLead, StepLost, StepCond, StepRoll, StepEnd}
 		z := s.b.zoneOf(p.Tile)
-		s.emit(p.ID, EventTurnStarted, TurnStartedData{Turn: g.Turn, Tile: p.Tile, Zone: z >= 0 && s.b.Zones[z].Type == ZoneActive})
+		s.emit(p.ID, EventTurnStarted, TurnStartedData{Turn: g.Turn, Tile: p.Tile,
+			Zone: z >= 0 && s.b.Zones[z].Type == ZoneActive, Leader: s.b.leaderZone() >= 0 && s.leads(g.Current)})
 	case StepZone:
 		// The reference runs the zone rule before the lost-turn check, so a
 		// zone rule that costs a turn ("Lose your turn") costs this one.
 		if z := s.b.zoneOf(p.Tile); z >= 0 && s.b.Zones[z].Type == ZoneActive {
+			s.run(fmt.Sprintf("zones[%d].rule", z))
+		}
+	case StepLead:
+		if z := s.b.leaderZone(); z >= 0 && s.leads(g.Current) {
 			s.run(fmt.Sprintf("zones[%d].rule", z))
 		}
 	case StepLost:
@@ -70,14 +91,31 @@ func (s *step) proceed() {
 	}
 }
 
-// advance passes the turn to the next player in turn order.
+// advance passes the turn to the next player still in the game, in turn
+// order.
 func (s *step) advance() {
 	n := len(s.g.Players)
-	if s.g.Reversed {
-		s.g.Current = (s.g.Current - 1 + n) % n
-	} else {
-		s.g.Current = (s.g.Current + 1) % n
+	for range n {
+		if s.g.Reversed {
+			s.g.Current = (s.g.Current - 1 + n) % n
+		} else {
+			s.g.Current = (s.g.Current + 1) % n
+		}
+		if !s.g.Players[s.g.Current].Removed {
+			return
+		}
 	}
+}
+
+// leads reports whether player pi is strictly further along than every
+// other player still in the game (a tie leads nobody).
+func (s *step) leads(pi int) bool {
+	for i, q := range s.g.Players {
+		if i != pi && !q.Removed && q.Tile >= s.g.Players[pi].Tile {
+			return false
+		}
+	}
+	return true
 }
 
 // condition returns the move condition on p, clearing one whose rule is gone.
@@ -129,8 +167,18 @@ func (s *step) turnRoll(roll int) {
 	if len(p.Mandatory) == 0 {
 		p.Mandatory = nil
 	}
-	s.emit(p.ID, EventMoved, MovedData{From: from, To: to, Cause: "roll", Spaces: n, Stop: stop, Passed: passed})
-	s.run(fmt.Sprintf("tiles[%d].rule", to))
+	s.stopped(pi)
+	s.emit(p.ID, EventMoved, MovedData{From: from, To: to, Cause: CauseRoll, Spaces: n, Stop: stop, Passed: passed})
+	path := fmt.Sprintf("tiles[%d].rule", to)
+	if to == s.b.last() && s.b.NoFinish() {
+		// A board without a GameOverRule: the first to reach the last tile
+		// wins. Its rule is shown, not played.
+		r := &s.b.Tiles[to].Rule
+		s.emit(p.ID, EventRule, RuleData{Rule: path, Type: r.Type, Text: r.DisplayText})
+		s.finish(pi, ReasonFinish)
+		return
+	}
+	s.run(path)
 }
 
 // moveRoll applies the player's speed modifiers, then roll augmentations, in
@@ -189,7 +237,7 @@ func (s *step) walk(pi, n int) (to int, stop string, passed []int) {
 			s.g.Players[q].Anchors--
 			return pos, StopAnchor, passed
 		}
-		if s.b.Tiles[pos].Mandatory || slices.Contains(p.Mandatory, pos) {
+		if s.mandatory(p, pos) {
 			if p.MandatorySkips > 0 {
 				p.MandatorySkips--
 				passed = append(passed, pos)
@@ -201,10 +249,17 @@ func (s *step) walk(pi, n int) (to int, stop string, passed []int) {
 	return pos, "", passed
 }
 
+// mandatory reports whether tile stops player p: the board's mandatory tiles,
+// "once" tiles p has not stopped on yet, and tiles AddMandatoryRule gave p.
+func (s *step) mandatory(p *Player, tile int) bool {
+	t := &s.b.Tiles[tile]
+	return t.Mandatory || (t.MandatoryType == MandatoryOnce && !slices.Contains(p.Cleared, tile)) || slices.Contains(p.Mandatory, tile)
+}
+
 // anchorAt returns the index of another player with an anchor on tile, -1 for none.
 func (s *step) anchorAt(mover, tile int) int {
 	for i, q := range s.g.Players {
-		if i != mover && q.Anchors > 0 && q.Tile == tile {
+		if i != mover && !q.Removed && q.Anchors > 0 && q.Tile == tile {
 			return i
 		}
 	}
