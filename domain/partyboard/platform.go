@@ -370,5 +370,5 @@ func cleanName(field, s string) (string, error) {
 
 // ActionTypes implements domain.ActionTyper.
 func (PlatformGame) ActionTypes() []string {
-	return append(domain.SortedKeys(handlers), domain.ActionCreate, ActionListBoards, ActionUploadBoard)
+	return append(domain.SortedKeys(handlers), domain.ActionCreate, ActionListBoards, ActionUploadBoard, ActionGetBoard, ActionSimulateBoard)
 }
