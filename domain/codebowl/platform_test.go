@@ -223,3 +223,50 @@ func TestChat(t *testing.T) {
 	}
 	require.Less(t, ChatKey(t0, "a", "1"), ChatKey(t0.Add(time.Nanosecond), "a", "0"), "keys sort by time")
 }
+
+// BenchmarkPlatformAction: one match action through the platform game as the
+// store runs it (the documents decoded from JSON, domain.Single, the team
+// writes, the writes marshalled) on the in-memory World: a random default
+// match's actions replayed, per action.
+func BenchmarkPlatformAction(b *testing.B) {
+	type sent struct {
+		a   domain.Action
+		now time.Time
+	}
+	w := rulestest.NewWorld(NewPlatformGame(), "bench", t0)
+	worldMatch(b, w, CreateRequest{TurnSeconds: -1})
+	start := w.Clone()
+	rng := rand.New(rand.NewPCG(1, 2))
+	var script []sent
+	for n := 0; n < 2000; n++ {
+		if worldMatchState(b, w).Phase == PhaseOver {
+			break
+		}
+		var moves []domain.Move
+		var who domain.Actor
+		for _, c := range []domain.Actor{ann, ben} {
+			if l := w.Legal(c); len(l) > 0 {
+				moves, who = l, c
+			}
+		}
+		mv := moves[rng.IntN(len(moves))]
+		a := domain.Action{ID: fmt.Sprint("a", n), Type: mv.Type, Actor: who, Payload: rulestest.Body(mv, "game", "x")}
+		if _, err := w.Do(a); err != nil {
+			b.Fatal(err)
+		}
+		script = append(script, sent{a, w.Now})
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	actions := 0
+	for i := 0; i < b.N; i++ {
+		r := start.Clone()
+		for _, s := range script {
+			if _, err := r.Do(s.a); err != nil {
+				b.Fatal(err)
+			}
+			actions++
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(actions), "ns/action")
+}
