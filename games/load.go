@@ -734,7 +734,7 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	reads, writes := map[string]int64{}, map[string]int64{}
 	var listener []time.Duration
 	docSize, docJSON, seq := 0, 0, 0
-	for match := 0; seq < LoadActions; match++ {
+	for seq < LoadActions {
 		res, err := p.Call(ctx, "CodeBowl", tokens[ids[0]], map[string]any{"type": "create", "actionId": fmt.Sprint("load-create-", time.Now().UnixNano()),
 			"teamId": teams[ids[0]], "turnSeconds": -1})
 		if err != nil {
@@ -745,7 +745,8 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			return err
 		}
 		seen, stop := p.Watch(ctx, gameID)
-		for over := false; !over && seq < LoadActions; {
+		over := false
+		for !over && seq < LoadActions {
 			var mv map[string]any
 			var who string
 			for _, id := range ids {
@@ -795,6 +796,11 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			}
 		}
 		stop()
+		if !over { // out of actions mid-match: end it, unlocking the teams
+			if _, err := p.Call(ctx, "CodeBowl", tokens[ids[0]], map[string]any{"gameId": gameID, "actionId": "end", "type": "forfeit"}); err != nil {
+				return err
+			}
+		}
 		doc, size, err := p.Doc(ctx, "games/"+gameID)
 		if err != nil {
 			return err
