@@ -239,6 +239,35 @@ func TestCodeBowlEndToEnd(t *testing.T) {
 	require.NotEmpty(t, doc["seed"], "the seed is revealed at the end")
 	require.NotNil(t, m.Summary)
 
+	// Results: the platform's stats and leaderboard follow from gameOver
+	// (the tick's sweep of pending records, run here by hand).
+	ctx := context.Background()
+	pending, err := s.store.PendingEvents(ctx, s.clock().Add(time.Hour), 1000)
+	require.NoError(t, err)
+	for _, p := range pending {
+		_, err := s.store.ApplyEffects(ctx, p.GameID, p.EventID)
+		require.NoError(t, err)
+	}
+	for _, c := range []player{ann, ben} {
+		var pl struct {
+			Stats map[string]map[string]struct{ Wins, Losses, Draws, Played int }
+		}
+		require.True(t, s.readDoc("players/"+c.ID, &pl))
+		st := pl.Stats[codebowl.Kind]["default"]
+		require.Equal(t, 1, st.Played, "%s's CodeBowl record", c.Name)
+		switch {
+		case m.Draw:
+			require.Equal(t, 1, st.Draws)
+		case m.Winner == c.ID:
+			require.Equal(t, 1, st.Wins)
+		default:
+			require.Equal(t, 1, st.Losses)
+		}
+	}
+	var board struct{ Entries []map[string]any }
+	require.True(t, s.readDoc("leaderboards/codebowl-default", &board), "the CodeBowl leaderboard")
+	require.Len(t, board.Entries, 2)
+
 	// Chat, after the end too; the spectator's view is the collection.
 	s.advance(time.Second)
 	code, out = s.post(ben.Token, "CodeBowl", map[string]any{"gameId": id, "type": "chat", "actionId": "c2", "text": "gg"})
