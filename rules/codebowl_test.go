@@ -44,6 +44,9 @@ func seedCodeBowl(t *testing.T, e *env) {
 	}
 }
 
+// carol is the other coach of match c1: a registered player, owner of team tB.
+var carol = caller{name: "carol", uid: "p5", claims: map[string]any{"role": "player", "name": "Carol"}}
+
 // queryWhere runs a query over collection with field == value.
 func (e *env) queryWhere(t testing.TB, c caller, collection, field, value string) reply {
 	t.Helper()
@@ -67,7 +70,8 @@ func (e *env) queryWhere(t testing.TB, c caller, collection, field, value string
 func TestCodeBowlDocuments(t *testing.T) {
 	e := newEnv(t)
 	seedCodeBowl(t, e)
-	for _, c := range everyone {
+	callers := append(append([]caller{}, everyone...), carol)
+	for _, c := range callers {
 		for _, p := range []string{"cbteams/tA", "cbteams/tB", "games/c1", "games/c1/chat/0000000000000000001-abcd1234"} {
 			wantAccess(t, "get "+p, c, !c.anonymous(), e.get(t, c, p))
 		}
@@ -98,7 +102,7 @@ func TestCodeBowlDocuments(t *testing.T) {
 	}
 	// Accounts stay private: a coach's profile is his own, the password hash
 	// nobody's.
-	for _, c := range everyone {
+	for _, c := range callers {
 		wantAccess(t, "get users/p2/private/credentials", c, false, e.get(t, c, "users/p2/private/credentials"))
 	}
 }
