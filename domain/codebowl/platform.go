@@ -263,28 +263,41 @@ func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domai
 		}
 		join = &t
 	}
-	before, err := domain.ReadGame[Match](d, Kind)
+	var before Phase // the match's phase as read: the first Apply or Expire sees it
+	ch, err := p.single(join, &before).Run(d, a, env)
 	if err != nil {
 		return domain.Change{}, err
 	}
-	ch, err := p.single(join).Run(d, a, env)
-	if err != nil {
-		return domain.Change{}, err
-	}
-	if err := teamWrites(d, &ch, before.State, join); err != nil {
+	if err := teamWrites(d, &ch, before, join); err != nil {
 		return domain.Change{}, err
 	}
 	return ch, nil
 }
 
 // rules are the match rules of one call: Rules, taking "join" with the
-// joiner's team as read.
+// joiner's team as read, and noting the phase of the match it was first
+// given (the match as read) in *first.
 type rules struct {
 	Rules
-	join *Team
+	join  *Team
+	first *Phase
 }
 
+func (r rules) note(m Match) {
+	if r.first != nil && *r.first == "" {
+		*r.first = m.Phase
+	}
+}
+
+// Expire implements domain.Rules.
+func (r rules) Expire(m Match, env domain.Env) (Match, domain.Outcome, error) {
+	r.note(m)
+	return r.Rules.Expire(m, env)
+}
+
+// Apply implements domain.Rules.
 func (r rules) Apply(m Match, a domain.Action, env domain.Env) (Match, domain.Outcome, error) {
+	r.note(m)
 	if a.Type == domain.ActionJoin {
 		if r.join == nil {
 			return m, domain.Outcome{}, domain.Errorf(domain.EINVALID, "teamId is required")
@@ -294,8 +307,8 @@ func (r rules) Apply(m Match, a domain.Action, env domain.Env) (Match, domain.Ou
 	return r.Rules.Apply(m, a, env)
 }
 
-func (p PlatformGame) rules(join *Team) domain.Rules[Match] {
-	var r domain.Rules[Match] = rules{join: join}
+func (p PlatformGame) rules(join *Team, first *Phase) domain.Rules[Match] {
+	var r domain.Rules[Match] = rules{join: join, first: first}
 	if p.Wrap != nil {
 		r = p.Wrap(r)
 	}
@@ -307,8 +320,8 @@ type lister struct{ domain.Rules[Match] }
 
 func (l lister) Legal(m Match, actor domain.Actor) []domain.Move { return Rules{}.Legal(m, actor) }
 
-func (p PlatformGame) single(join *Team) domain.Game {
-	return domain.Single(domain.SingleGame[Match]{Rules: p.rules(join), Create: p.newMatch})
+func (p PlatformGame) single(join *Team, first *Phase) domain.Game {
+	return domain.Single(domain.SingleGame[Match]{Rules: p.rules(join, first), Create: p.newMatch})
 }
 
 // newMatch is Single's create: the coach's team, read in the same
@@ -329,7 +342,7 @@ func (p PlatformGame) newMatch(d domain.Docs, a domain.Action, env domain.Env) (
 
 // create makes the match and locks the home team.
 func (p PlatformGame) create(d domain.Docs, a domain.Action, env domain.Env) (domain.Change, error) {
-	ch, err := p.single(nil).Run(d, a, env)
+	ch, err := p.single(nil, nil).Run(d, a, env)
 	if err != nil {
 		return domain.Change{}, err
 	}
@@ -364,14 +377,15 @@ func readTeam(d domain.Docs, id string) (Team, error) {
 	return t, nil
 }
 
-// teamWrites adds to ch what its steps do to the teams: the joiner's team
+// teamWrites adds to ch what its steps do to the teams (before is the
+// match's phase as read): the joiner's team
 // is locked; each playerKilled removes the player from his team; the step
 // that ends the match unlocks both teams. The team documents are asked for
 // (NeedDocs) when not read yet; they are read with a lock, so a team never
 // changes under a match that writes it.
 //
 // Errors: *NeedDocs, EINTERNAL.
-func teamWrites(d domain.Docs, ch *domain.Change, before Match, join *Team) error {
+func teamWrites(d domain.Docs, ch *domain.Change, before Phase, join *Team) error {
 	w, ok := ch.GameWrite()
 	if !ok {
 		return nil
@@ -402,7 +416,7 @@ func teamWrites(d domain.Docs, ch *domain.Change, before Match, join *Team) erro
 		touch(k.TeamID)
 		dead[k.TeamID] = append(dead[k.TeamID], k.Player)
 	}
-	ended := after.Phase == PhaseOver && before.Phase != PhaseOver
+	ended := after.Phase == PhaseOver && before != PhaseOver
 	if ended {
 		touch(after.Home.TeamID)
 		touch(after.Away.TeamID)
