@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/domain/codebowl"
 	"github.com/meeple-games/meeple/store"
+	"github.com/meeple-games/meeple/store/storetest"
 )
 
 // cbCoach registers an account (a CodeBowl coach).
@@ -115,6 +117,10 @@ func (s *stack) cbMatchOf(host, joiner player, hostTeam, joinTeam string, opts m
 // are unlocked and hold exactly the match's dead; a spectator reads it all.
 func TestCodeBowlEndToEnd(t *testing.T) {
 	s := newStack(t)
+	src, err := os.ReadFile("../firestore.rules")
+	require.NoError(t, err)
+	project := projectOf(s)
+	require.NoError(t, storetest.Admin(project).LoadRules(string(src)))
 	ann, ben := s.cbCoach("cb_ann"), s.cbCoach("cb_ben")
 	eve := s.guest("Eve")
 	reds := s.cbTeam(ann, "t1", cbSpec("Reds", 6, 3, 3))
@@ -283,6 +289,18 @@ func TestCodeBowlEndToEnd(t *testing.T) {
 		texts = append(texts, snap.Data()["text"].(string))
 	}
 	require.Equal(t, []string{"good luck", "gg"}, texts)
+
+	// The spectator (a guest) reads the match, its chat and the teams with
+	// the real rules; not the chat limit, nor a coach's account.
+	chatDocs, err := s.store.FS.Collection("games/" + id + "/chat").Documents(ctx).GetAll()
+	require.NoError(t, err)
+	for _, p := range []string{"games/" + id, "games/" + id + "/chat/" + chatDocs[0].Ref.ID, "cbteams/" + reds, "cbteams/" + blues, "players/" + ann.ID} {
+		require.Equal(t, http.StatusOK, restGet(t, project, eve.ID, p), "a spectator reads %s", p)
+		require.Equal(t, http.StatusForbidden, restGet(t, project, "", p), "anonymous callers read nothing: %s", p)
+	}
+	for _, p := range []string{"games/" + id + "/chatlimit/" + ann.ID, "users/" + ann.ID, "games/" + id + "/private/server"} {
+		require.Equal(t, http.StatusForbidden, restGet(t, project, eve.ID, p), "a spectator cannot read %s", p)
+	}
 
 	// After the end, dead players are replaced by a restart.
 	if len(deadIDs(r)) > 0 {
