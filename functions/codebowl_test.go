@@ -476,3 +476,55 @@ func TestCodeBowlTurnTimeout(t *testing.T) {
 	require.Empty(t, s.cbTeamDoc(m.Home.TeamID).Match)
 	require.Empty(t, s.cbTeamDoc(m.Away.TeamID).Match)
 }
+
+// TestCodeBowlMatchLifecycle: a retried create finds its match; a public
+// match is joined by its id; a match nobody joins is cancelled by the tick
+// after the join window, and the home coach leaving a waiting match cancels
+// it too: both unlock the team, with no result.
+func TestCodeBowlMatchLifecycle(t *testing.T) {
+	s := newStack(t)
+	ann, ben := s.cbCoach("cb_ann"), s.cbCoach("cb_ben")
+	reds := s.cbTeam(ann, "t1", cbSpec("Reds", 4, 4, 4))
+	golds := s.cbTeam(ann, "t2", cbSpec("Golds", 4, 4, 4))
+	blues := s.cbTeam(ben, "t1", cbSpec("Blues", 4, 4, 4))
+	create := map[string]any{"type": "create", "actionId": "c1", "teamId": reds}
+	code, first := s.post(ann.Token, "CodeBowl", create)
+	require.Equal(t, http.StatusOK, code, "%v", first)
+	code, again := s.post(ann.Token, "CodeBowl", create)
+	require.Equal(t, http.StatusOK, code, "%v", again)
+	require.Equal(t, first, again, "a retried create finds its match")
+	id := first["result"].(map[string]any)["gameId"].(string)
+	require.Equal(t, id, s.cbTeamDoc(reds).Match)
+
+	// Public: joined by id, no room code needed.
+	code, out := s.post(ben.Token, "CodeBowl", map[string]any{"type": "join", "actionId": "j1", "gameId": id, "teamId": blues})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	require.Equal(t, "away", out["result"].(map[string]any)["side"])
+	code, out = s.post(ben.Token, "CodeBowl", map[string]any{"type": "forfeit", "actionId": "f1", "gameId": id})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	require.Empty(t, s.cbTeamDoc(reds).Match)
+	require.Empty(t, s.cbTeamDoc(blues).Match)
+
+	// Nobody joins: cancelled by the tick after 30 minutes.
+	code, out = s.post(ann.Token, "CodeBowl", map[string]any{"type": "create", "actionId": "c2", "teamId": golds})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	lonely := out["result"].(map[string]any)["gameId"].(string)
+	require.Equal(t, lonely, s.cbTeamDoc(golds).Match)
+	s.advance(codebowl.JoinWindow + time.Second)
+	n, err := store.Advance(context.Background(), s.store, codebowl.Kind, lonely)
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	m, _ := s.cbMatch(lonely)
+	require.True(t, m.Cancelled())
+	require.Empty(t, s.cbTeamDoc(golds).Match, "the cancelled match frees its team")
+
+	// The home coach leaves a waiting match: cancelled, team free.
+	code, out = s.post(ann.Token, "CodeBowl", map[string]any{"type": "create", "actionId": "c3", "teamId": golds})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	left := out["result"].(map[string]any)["gameId"].(string)
+	code, out = s.post(ann.Token, "CodeBowl", map[string]any{"type": "forfeit", "actionId": "f2", "gameId": left})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	m, _ = s.cbMatch(left)
+	require.True(t, m.Cancelled())
+	require.Empty(t, s.cbTeamDoc(golds).Match)
+}
