@@ -471,22 +471,37 @@ func createTeam(d domain.Docs, a domain.Action) (domain.Change, error) {
 		return domain.Change{}, err
 	}
 	id := TeamKey(a.Actor.ID, a.ID)
+	t, err := NewTeam(id, a.Actor.ID, spec)
+	if err != nil {
+		return domain.Change{}, err
+	}
 	var old Team
 	found, err := d.Get(teamDoc(id), &old)
 	if err != nil {
 		return domain.Change{}, err
 	}
 	if found {
-		if old.Coach != a.Actor.ID {
-			return domain.Change{}, domain.Errorf(domain.EEXISTS, "team %s exists", id)
+		if !sameTeam(old, t) {
+			return domain.Change{}, domain.Errorf(domain.EEXISTS, "actionId %q already created team %s from another request: use a new actionId", a.ID, id)
 		}
 		return domain.Change{Result: old}, nil
 	}
-	t, err := NewTeam(id, a.Actor.ID, spec)
-	if err != nil {
-		return domain.Change{}, err
-	}
 	return domain.Change{Writes: []domain.Write{{DocID: teamDoc(id), Value: t, Create: true}}, Result: t}, nil
+}
+
+// sameTeam reports whether stored team old is what the create request that
+// makes fresh made (a retry): same coach, names, images and stats.
+func sameTeam(old, fresh Team) bool {
+	if old.Coach != fresh.Coach || old.Name != fresh.Name || old.Image != fresh.Image || old.Restarts != 0 {
+		return false
+	}
+	for i, p := range fresh.Players {
+		o := old.Players[i]
+		if o.ID != p.ID || o.Name != p.Name || o.Image != p.Image || o.ST != p.ST || o.AG != p.AG || o.MV != p.MV || o.AR != p.AR {
+			return false
+		}
+	}
+	return true
 }
 
 func editTeam(d domain.Docs, a domain.Action) (domain.Change, error) {

@@ -155,6 +155,8 @@ func TestTeamActions(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, reds, ch.Result)
 	require.Empty(t, ch.Writes)
+	_, err = w.Do(domain.Action{ID: "t1", Type: ActionCreateTeam, Actor: ann, Payload: payload(t, spec("Other"))})
+	require.Equal(t, domain.EEXISTS, domain.ErrorCode(err), "the same actionId for another team")
 
 	bad := spec("Reds")
 	bad.Players[2].ST = 9
