@@ -10,6 +10,7 @@ package games
 
 import (
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/codebowl"
 	"github.com/meeple-games/meeple/domain/dashdice"
 	"github.com/meeple-games/meeple/domain/hexdice"
 	"github.com/meeple-games/meeple/domain/partyboard"
@@ -52,6 +53,13 @@ var all = domain.Registry{
 		Stats:    true, // per turn mode (docs/hexdice.md)
 		Demo:     hexDiceDemo,
 		Load:     hexDiceLoad,
+	},
+	{
+		Game:     codebowl.NewPlatformGame(),
+		Function: "CodeBowl",
+		Stats:    true, // coaches' wins, draws and losses; one leaderboard (docs/codebowl.md)
+		Demo:     codeBowlDemo,
+		Load:     codeBowlLoad,
 	},
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/codebowl"
 	"github.com/meeple-games/meeple/domain/hexdice"
 	"github.com/meeple-games/meeple/domain/tilerace"
 )
@@ -758,5 +759,156 @@ func (h *hexLoad) send(ctx context.Context, i int, id, kind, typ string, payload
 		h.reads[kind] += r1 - r0
 		h.writes[kind] += w1 - w0
 	}
+	return nil
+}
+
+// codeBowlLoad plays CodeBowl matches between two registered coaches by
+// random legal moves (no timer) until LoadActions actions are timed:
+// latency and documents per action type, and separately for actions that
+// killed a player (they also write the team); the listener's delay; the
+// match document's size at the end; and how many chat messages a match
+// takes from one coach, as fast as it can send, before the rate limit
+// answers 429.
+func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
+	tokens := map[string]string{}
+	teams := map[string]string{}
+	var ids []string
+	for i, name := range []string{"load_ann", "load_ben"} {
+		c, err := coach(ctx, p, name, name)
+		if err != nil {
+			return err
+		}
+		id := c["player"].(map[string]any)["id"].(string)
+		tokens[id] = c["token"].(string)
+		ids = append(ids, id)
+		res, err := p.Call(ctx, "CodeBowl", tokens[id], specBody(demoTeam(fmt.Sprint("Load ", i), 6, 3, 3),
+			map[string]any{"type": "createTeam", "actionId": fmt.Sprint("load-team-", time.Now().UnixNano())}))
+		if err != nil {
+			return err
+		}
+		teams[id] = res["result"].(map[string]any)["id"].(string)
+	}
+	lat := map[string][]time.Duration{}
+	reads, writes := map[string]int64{}, map[string]int64{}
+	var listener []time.Duration
+	docSize, docJSON, seq := 0, 0, 0
+	for seq < LoadActions {
+		res, err := p.Call(ctx, "CodeBowl", tokens[ids[0]], map[string]any{"type": "create", "actionId": fmt.Sprint("load-create-", time.Now().UnixNano()),
+			"teamId": teams[ids[0]], "turnSeconds": -1})
+		if err != nil {
+			return err
+		}
+		gameID := res["result"].(map[string]any)["gameId"].(string)
+		if _, err := p.Call(ctx, "CodeBowl", tokens[ids[1]], map[string]any{"gameId": gameID, "actionId": "join", "type": "join", "teamId": teams[ids[1]]}); err != nil {
+			return err
+		}
+		seen, stop := p.Watch(ctx, gameID)
+		over := false
+		for !over && seq < LoadActions {
+			var mv map[string]any
+			var who string
+			for _, id := range ids {
+				res, err := p.Call(ctx, "CodeBowl", tokens[id], map[string]any{"gameId": gameID, "actionId": "l", "type": "legal"})
+				if err != nil {
+					stop()
+					return err
+				}
+				if moves, _ := res["result"].(map[string]any)["moves"].([]any); len(moves) > 0 {
+					mv, who = moves[(seq*7919)%len(moves)].(map[string]any), id
+				}
+			}
+			if mv == nil {
+				break
+			}
+			seq++
+			body := map[string]any{"gameId": gameID, "actionId": fmt.Sprint("a", seq), "type": mv["type"]}
+			if pl, ok := mv["payload"].(map[string]any); ok {
+				for k, v := range pl {
+					body[k] = v
+				}
+			}
+			typ := mv["type"].(string)
+			r0, w0 := p.Counts()
+			sent := time.Now()
+			res, err := p.Call(ctx, "CodeBowl", tokens[who], body)
+			if err != nil {
+				stop()
+				return err
+			}
+			got := time.Now()
+			r1, w1 := p.Counts()
+			evs, _ := res["events"].([]any)
+			for _, e := range evs {
+				switch e.(map[string]any)["type"] {
+				case codebowl.EventPlayerKilled:
+					typ = "injury (" + typ + ")"
+				case domain.EventGameOver:
+					over = true
+				}
+			}
+			lat[typ] = append(lat[typ], got.Sub(sent))
+			reads[typ] += r1 - r0
+			writes[typ] += w1 - w0
+			if at := seen(int64(res["version"].(float64))); !at.IsZero() {
+				listener = append(listener, at.Sub(got))
+			}
+		}
+		stop()
+		if !over { // out of actions mid-match: end it, unlocking the teams
+			if _, err := p.Call(ctx, "CodeBowl", tokens[ids[0]], map[string]any{"gameId": gameID, "actionId": "end", "type": "forfeit"}); err != nil {
+				return err
+			}
+		}
+		doc, size, err := p.Doc(ctx, "games/"+gameID)
+		if err != nil {
+			return err
+		}
+		if size > docSize {
+			b, _ := json.Marshal(doc)
+			docSize, docJSON = size, len(b)
+		}
+	}
+	// Chat: one coach as fast as it can, until 429.
+	res, err := p.Call(ctx, "CodeBowl", tokens[ids[0]], map[string]any{"type": "create", "actionId": fmt.Sprint("load-chat-", time.Now().UnixNano()),
+		"teamId": teams[ids[0]], "turnSeconds": -1})
+	if err != nil {
+		return err
+	}
+	chatGame := res["result"].(map[string]any)["gameId"].(string)
+	start, sentOK := time.Now(), 0
+	var chatLat []time.Duration
+	for i := 0; i < 100; i++ {
+		t0 := time.Now()
+		_, err := p.Call(ctx, "CodeBowl", tokens[ids[0]], map[string]any{"gameId": chatGame, "actionId": fmt.Sprint("c", i), "type": "chat", "text": "hello"})
+		if err != nil {
+			if !strings.Contains(err.Error(), domain.ELIMIT) {
+				return err
+			}
+			break
+		}
+		chatLat = append(chatLat, time.Since(t0))
+		sentOK++
+	}
+	elapsed := time.Since(start)
+	if _, err := p.Call(ctx, "CodeBowl", tokens[ids[0]], map[string]any{"gameId": chatGame, "actionId": "f", "type": "forfeit"}); err != nil {
+		return err
+	}
+
+	fmt.Fprintf(out, "%-38s %9s %9s %9s\n", "", "p50", "p99", "samples")
+	row(out, "bare 1-doc transaction", p.Baseline())
+	types := domain.SortedKeys(lat)
+	for _, typ := range types {
+		row(out, typ+" via CodeBowl", lat[typ])
+	}
+	row(out, "chat via CodeBowl", chatLat)
+	row(out, "action → spectator's listener", listener)
+	fmt.Fprintf(out, "Firestore documents per action (counted from RPCs):\n")
+	for _, typ := range types {
+		n := int64(len(lat[typ]))
+		fmt.Fprintf(out, "  %-22s %.2f reads, %.2f writes\n", typ+":", float64(reads[typ])/float64(n), float64(writes[typ])/float64(n))
+	}
+	fmt.Fprintf(out, "match document at the end of a match: %d bytes (Firestore storage size), %d bytes as JSON\n", docSize, docJSON)
+	fmt.Fprintf(out, "chat: %d messages accepted in %s from one coach before 429 (limit %d per %s)\n",
+		sentOK, elapsed.Round(time.Millisecond), codebowl.ChatBurst, codebowl.ChatWindow)
 	return nil
 }
