@@ -307,6 +307,14 @@ type Matcher interface {
 	Queue(payload json.RawMessage) (queue string, create json.RawMessage, err error)
 }
 
+// QueueJoiner is implemented by a Matcher whose join needs the newcomer's
+// own request (CodeBowl: the team they play with). JoinPayload turns the
+// payload of the newcomer's quickMatch into the payload of their join;
+// without it the join has an empty payload.
+type QueueJoiner interface {
+	JoinPayload(queue json.RawMessage) (json.RawMessage, error)
+}
+
 // Admitter is implemented by games that admit other callers than
 // DefaultAdmit does. Admit runs before anything is read.
 type Admitter interface {

@@ -528,3 +528,62 @@ func TestCodeBowlMatchLifecycle(t *testing.T) {
 	require.True(t, m.Cancelled())
 	require.Empty(t, s.cbTeamDoc(golds).Match)
 }
+
+// TestCodeBowlQuickMatch: two coaches searching with their teams are paired
+// into one match, the waiting coach at home, both teams locked in the same
+// transaction; a coach whose team went into another match while waiting
+// leaves the queue to the next one searching.
+func TestCodeBowlQuickMatch(t *testing.T) {
+	s := newStack(t)
+	ann, ben, cid := s.cbCoach("cbq_ann"), s.cbCoach("cbq_ben"), s.cbCoach("cbq_cid")
+	reds := s.cbTeam(ann, "t1", cbSpec("Reds", 4, 4, 4))
+	blues := s.cbTeam(ben, "t1", cbSpec("Blues", 4, 4, 4))
+	greens := s.cbTeam(cid, "t1", cbSpec("Greens", 4, 4, 4))
+	quick := func(p player, actionID, team string) map[string]any {
+		t.Helper()
+		code, out := s.post(p.Token, "CodeBowl", map[string]any{"actionId": actionID, "type": "quickMatch", "teamId": team})
+		require.Equal(t, http.StatusOK, code, "%v", out)
+		return out["result"].(map[string]any)
+	}
+
+	require.Equal(t, "waiting", quick(ann, "q1", reds)["status"])
+	require.Empty(t, s.cbTeamDoc(reds).Match, "a team is not locked while its coach waits")
+	got := quick(ben, "q1", blues)
+	require.Equal(t, "matched", got["status"])
+	id := got["gameId"].(string)
+	require.Equal(t, id, quick(ann, "q1", reds)["gameId"], "the waiting coach learns the match by polling")
+	m, _ := s.cbMatch(id)
+	require.Equal(t, ann.ID, m.Home.Coach, "whoever waited is home")
+	require.Equal(t, ben.ID, m.Away.Coach)
+	require.Equal(t, id, s.cbTeamDoc(reds).Match)
+	require.Equal(t, id, s.cbTeamDoc(blues).Match)
+
+	// Someone else's team, a missing team, a locked team: refused, nothing queued.
+	for _, c := range []struct {
+		name, team string
+		code       int
+	}{
+		{"another coach's team", greens, http.StatusForbidden},
+		{"a team in a match", reds, http.StatusConflict},
+		{"no team", "", http.StatusBadRequest},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out := s.post(ann.Token, "CodeBowl", map[string]any{"actionId": "bad-" + c.name, "type": "quickMatch", "teamId": c.team})
+			require.Equal(t, c.code, code, "%v", out)
+		})
+	}
+	guest := s.guest("Gus")
+	code, out := s.post(guest.Token, "CodeBowl", map[string]any{"actionId": "g", "type": "quickMatch", "teamId": greens})
+	require.Equal(t, http.StatusForbidden, code, "a guest cannot search: %v", out)
+
+	// Cid waits; his team then goes into a match he creates. The next coach
+	// searching takes his place instead of being refused.
+	require.Equal(t, "waiting", quick(cid, "q2", greens)["status"])
+	code, out = s.post(cid.Token, "CodeBowl", map[string]any{"type": "create", "actionId": "c1", "teamId": greens})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	golds := s.cbTeam(ann, "t2", cbSpec("Golds", 4, 4, 4))
+	require.Equal(t, "waiting", quick(ann, "q3", golds)["status"], "Cid's stale search gave way")
+	require.Empty(t, s.cbTeamDoc(golds).Match)
+	code, out = s.post(ann.Token, "CodeBowl", map[string]any{"actionId": "l1", "type": "leaveQueue", "teamId": golds})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+}

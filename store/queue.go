@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"cloud.google.com/go/firestore"
@@ -83,6 +84,7 @@ func QuickMatch(ctx context.Context, st *Store, kind string, me domain.Actor, ac
 			Create   string    `json:"create"`
 		}
 		found := false
+		var dropped *domain.Actor
 		if docs[0].Exists() {
 			if w, ok := docs[0].Data()["waiting"].(map[string]any); ok {
 				found = fromFirestore(w, &waiting) == nil
@@ -91,23 +93,38 @@ func QuickMatch(ctx context.Context, st *Store, kind string, me domain.Actor, ac
 		if found && waiting.ID != me.ID && now.Sub(waiting.Since) < QueueStale {
 			id := NewID()
 			host := domain.Actor{ID: waiting.ID, Name: waiting.Name, Role: domain.RolePlayer}
-			if err := st.pairGame(ctx, tx, e, id, host, waiting.ActionID, json.RawMessage(waiting.Create), me, actionID, now); err != nil {
+			err := st.pairGame(ctx, tx, e, id, host, waiting.ActionID, json.RawMessage(waiting.Create), me, actionID, payload, now)
+			var gone hostRefused
+			switch {
+			case errors.As(err, &gone):
+				// The waiting player's request no longer makes a game (their
+				// team went into another match meanwhile): they leave the
+				// queue and I take their place below (written after my
+				// create's reads: a transaction reads before it writes).
+				dropped = &host
+			case err != nil:
 				return err
+			default:
+				if err := tx.Set(qref, map[string]any{"waiting": nil, fUpdatedAt: now}); err != nil {
+					return err
+				}
+				theirs := Ticket{Status: "matched", GameID: id, ActionID: waiting.ActionID, Since: now}
+				out = Ticket{Status: "matched", GameID: id, ActionID: actionID, Since: now}
+				if err := setTicket(tx, tickets.Doc(host.ID), theirs); err != nil {
+					return err
+				}
+				return setTicket(tx, tickets.Doc(me.ID), out)
 			}
-			if err := tx.Set(qref, map[string]any{"waiting": nil, fUpdatedAt: now}); err != nil {
-				return err
-			}
-			theirs := Ticket{Status: "matched", GameID: id, ActionID: waiting.ActionID, Since: now}
-			out = Ticket{Status: "matched", GameID: id, ActionID: actionID, Since: now}
-			if err := setTicket(tx, tickets.Doc(host.ID), theirs); err != nil {
-				return err
-			}
-			return setTicket(tx, tickets.Doc(me.ID), out)
 		}
 		// Nobody to pair with: check that my request makes a game before
 		// queueing me with it.
 		if _, err := st.prepare(ctx, tx, e, NewID(), me, actionID, create, NewSeed(), now); err != nil {
 			return err
+		}
+		if dropped != nil {
+			if err := setTicket(tx, tickets.Doc(dropped.ID), Ticket{Status: "left", ActionID: waiting.ActionID, Since: now}); err != nil {
+				return err
+			}
 		}
 		out = Ticket{Status: "waiting", ActionID: actionID, Since: now}
 		if err := tx.Set(qref, map[string]any{"waiting": map[string]any{
@@ -134,8 +151,27 @@ func (st *Store) prepare(ctx context.Context, tx *firestore.Transaction, e domai
 // pairGame creates a quick match's game in tx: the host's create, then the
 // guest's join run on the game the create made, stored as one new game at
 // version 0 with both seated.
-func (st *Store) pairGame(ctx context.Context, tx *firestore.Transaction, e domain.Entry, id string, host domain.Actor, hostAction string, create json.RawMessage, guest domain.Actor, guestAction string, now time.Time) error {
+//
+// A refusal of the host's create by the game (not a Firestore failure) is
+// returned as hostRefused.
+func (st *Store) pairGame(ctx context.Context, tx *firestore.Transaction, e domain.Entry, id string, host domain.Actor, hostAction string, create json.RawMessage, guest domain.Actor, guestAction string, queued json.RawMessage, now time.Time) error {
+	payload := json.RawMessage("{}")
+	if j, ok := e.Game.(domain.QueueJoiner); ok {
+		p, err := j.JoinPayload(queued)
+		if err != nil {
+			return err
+		}
+		payload = p
+	}
+	join := domain.Action{ID: guestAction, Type: domain.ActionJoin, Actor: guest, Payload: payload, GameID: id}
+	plan, err := e.Game.Plan(join)
+	if err != nil {
+		return err
+	}
 	at, err := st.prepare(ctx, tx, e, id, host, hostAction, create, NewSeed(), now)
+	if c := domain.ErrorCode(err); c != "" && c != domain.EINTERNAL {
+		return hostRefused{err}
+	}
 	if err != nil {
 		return err
 	}
@@ -153,11 +189,31 @@ func (st *Store) pairGame(ctx context.Context, tx *firestore.Transaction, e doma
 	}
 	docs := at.rs.docs
 	docs.Put(domain.GameDocID, doc)
-	join := domain.Action{ID: guestAction, Type: domain.ActionJoin, Actor: guest, Payload: json.RawMessage("{}"), GameID: id}
 	env := domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return &lazyDice{load: at.seed, seq: seq} }}
-	joined, err := guard(func() (domain.Change, error) { return e.Game.Run(docs, join, env) })
-	if err != nil {
-		return err
+	// The join reads what it names besides the game (made above, not yet
+	// stored), in rounds like any action.
+	reads := plan.Reads
+	var joined domain.Change
+	for round := 0; ; round++ {
+		var more []domain.Read
+		for _, r := range reads {
+			if r.All || r.DocID != domain.GameDocID {
+				more = append(more, r)
+			}
+		}
+		if err := st.read(ctx, tx, at.x.sl, id, at.rs, more); err != nil {
+			return err
+		}
+		joined, err = guard(func() (domain.Change, error) { return e.Game.Run(docs, join, env) })
+		var need *domain.NeedDocs
+		if errors.As(err, &need) && round < maxRounds {
+			reads = need.Reads
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		break
 	}
 	w, ok := joined.GameWrite()
 	if !ok {
@@ -178,6 +234,12 @@ func (st *Store) pairGame(ctx context.Context, tx *firestore.Transaction, e doma
 	at.change = domain.Change{Writes: writes}
 	return at.write()
 }
+
+// hostRefused is the game's refusal of a waiting player's create when a
+// newcomer pairs with them.
+type hostRefused struct{ error }
+
+func (h hostRefused) Unwrap() error { return h.error }
 
 func setTicket(tx *firestore.Transaction, ref *firestore.DocumentRef, t Ticket) error {
 	m, err := toFirestore(t)

@@ -153,7 +153,7 @@ func (PlatformGame) Admit(a domain.Actor, gameID, action string) error {
 // ActionTypes implements domain.ActionTyper.
 func (PlatformGame) ActionTypes() []string {
 	return append(domain.SortedKeys(handlers), domain.ActionCreate, domain.ActionJoin,
-		ActionCreateTeam, ActionEditTeam, ActionRestartTeam, ActionChat)
+		domain.ActionQuickMatch, domain.ActionLeaveQueue, ActionCreateTeam, ActionEditTeam, ActionRestartTeam, ActionChat)
 }
 
 // TeamKey is the id of the team a coach creates with action id actionID: a
