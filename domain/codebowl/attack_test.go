@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 func TestAttackOutcomes(t *testing.T) {
@@ -13,7 +15,7 @@ func TestAttackOutcomes(t *testing.T) {
 		// 50 knocks down; a1 pushed east to (7,5), h1 follows to (6,5);
 		// injury 10 + 5 × 4 = 30 %, rolls 31: unhurt.
 		got, out := move(t, base, "h1", "6,5", 50, 31)
-		require.Equal(t, []string{EventAttacked, EventPushed, EventFollowedUp, EventKnockedDown, EventInjuryRoll}, types(out.Events))
+		require.Equal(t, []string{EventAttacked, EventPushed, EventFollowedUp, EventKnockedDown, EventInjuryRoll}, rulestest.Types(out.Events))
 		at := eventData[AttackedData](t, out.Events, EventAttacked)
 		require.Equal(t, AttackedData{Side: Home, Attacker: "h1", Target: "a1", From: Square{5, 5}, At: Square{6, 5},
 			AttackerST: 4, TargetST: 4, Odds: AttackOdds{0, 50, 25, 25}, Roll: 50, Result: AttackKnockdown}, at)
@@ -27,7 +29,7 @@ func TestAttackOutcomes(t *testing.T) {
 	})
 	t.Run("knockdown and dead", func(t *testing.T) {
 		got, out := move(t, base, "h1", "6,5", 1, 30)
-		require.Equal(t, []string{EventAttacked, EventPushed, EventFollowedUp, EventKnockedDown, EventInjuryRoll, EventPlayerKilled}, types(out.Events))
+		require.Equal(t, []string{EventAttacked, EventPushed, EventFollowedUp, EventKnockedDown, EventInjuryRoll, EventPlayerKilled}, rulestest.Types(out.Events))
 		_, st := pos(t, got, "a1")
 		require.Equal(t, StateDead, st)
 		require.Equal(t, PlayerKilledData{Side: Away, Coach: "ben", TeamID: "blues", Player: "a1", Name: "A1", Cause: CauseKnockedDown, By: "h1"},
@@ -35,7 +37,7 @@ func TestAttackOutcomes(t *testing.T) {
 	})
 	t.Run("no effect", func(t *testing.T) {
 		got, out := move(t, base, "h1", "6,5", 75)
-		require.Equal(t, []string{EventAttacked}, types(out.Events))
+		require.Equal(t, []string{EventAttacked}, rulestest.Types(out.Events))
 		q, _ := pos(t, got, "h1")
 		require.Equal(t, Square{5, 5}, q)
 		_, st := pos(t, got, "a1")
@@ -45,7 +47,7 @@ func TestAttackOutcomes(t *testing.T) {
 	t.Run("attacker down: turnover", func(t *testing.T) {
 		// 76: the attacker falls; injury by a1's ST 4: 30 %, rolls 99.
 		got, out := move(t, base, "h1", "6,5", 76, 99)
-		require.Equal(t, []string{EventAttacked, EventKnockedDown, EventInjuryRoll, EventTurnover, EventTurnEnded, EventTurnStarted}, types(out.Events))
+		require.Equal(t, []string{EventAttacked, EventKnockedDown, EventInjuryRoll, EventTurnover, EventTurnEnded, EventTurnStarted}, rulestest.Types(out.Events))
 		require.Equal(t, KnockedDownData{Side: Home, Player: "h1", At: Square{5, 5}, Cause: CauseAttackFailed, By: "a1"},
 			eventData[KnockedDownData](t, out.Events, EventKnockedDown))
 		_, st := pos(t, got, "h1")
@@ -56,7 +58,7 @@ func TestAttackOutcomes(t *testing.T) {
 	t.Run("move then attack", func(t *testing.T) {
 		m := scene(t, h(2, 5), h(0, 0), a(6, 5), a(15, 0))
 		got, out := move(t, m, "h1", "3,5 4,5 5,5 6,5", 75) // three steps, the attack is the fourth
-		require.Equal(t, []string{EventMoved, EventMoved, EventMoved, EventAttacked}, types(out.Events))
+		require.Equal(t, []string{EventMoved, EventMoved, EventMoved, EventAttacked}, rulestest.Types(out.Events))
 		q, _ := pos(t, got, "h1")
 		require.Equal(t, Square{5, 5}, q)
 	})
@@ -64,12 +66,12 @@ func TestAttackOutcomes(t *testing.T) {
 		// h1 leaves a1's zone towards a2 (AG 4 vs 4: 60 %), then attacks a2.
 		m := scene(t, h(5, 5), h(0, 0), a(6, 5), a(5, 3))
 		_, out := move(t, m, "h1", "4,4 5,3", 60, 70) // 70: no effect
-		require.Equal(t, []string{EventDodged, EventMoved, EventAttacked}, types(out.Events))
+		require.Equal(t, []string{EventDodged, EventMoved, EventAttacked}, rulestest.Types(out.Events))
 	})
 	t.Run("tripped before the attack", func(t *testing.T) {
 		m := scene(t, h(5, 5), h(0, 0), a(6, 5), a(5, 3))
 		got, out := move(t, m, "h1", "4,4 5,3", 61, 99)
-		require.NotContains(t, types(out.Events), EventAttacked)
+		require.NotContains(t, rulestest.Types(out.Events), EventAttacked)
 		require.Equal(t, Away, got.Active)
 	})
 }
@@ -130,7 +132,7 @@ func TestPush(t *testing.T) {
 	t.Run("nowhere to go: falls in place, the attacker stays", func(t *testing.T) {
 		m := scene(t, h(5, 5), h(0, 0), a(6, 5), a(7, 5), a(7, 4), h(7, 6))
 		got, out := move(t, m, "h1", "6,5", 1, 100)
-		require.Equal(t, []string{EventAttacked, EventKnockedDown, EventInjuryRoll}, types(out.Events))
+		require.Equal(t, []string{EventAttacked, EventKnockedDown, EventInjuryRoll}, rulestest.Types(out.Events))
 		q, st := pos(t, got, "a1")
 		require.Equal(t, Square{6, 5}, q)
 		require.Equal(t, StateDown, st)
@@ -140,7 +142,7 @@ func TestPush(t *testing.T) {
 	t.Run("off the pitch: dead, no roll", func(t *testing.T) {
 		m := scene(t, h(18, 5), h(0, 0), a(19, 5), a(10, 0))
 		got, out := move(t, m, "h1", "19,5", 1)
-		require.Equal(t, []string{EventAttacked, EventPushedOff, EventPlayerKilled, EventFollowedUp}, types(out.Events))
+		require.Equal(t, []string{EventAttacked, EventPushedOff, EventPlayerKilled, EventFollowedUp}, rulestest.Types(out.Events))
 		require.Equal(t, PushedData{Side: Away, Player: "a1", From: Square{19, 5}}, eventData[PushedData](t, out.Events, EventPushedOff))
 		require.Equal(t, CausePushedOff, eventData[PlayerKilledData](t, out.Events, EventPlayerKilled).Cause)
 		_, st := pos(t, got, "a1")
@@ -159,7 +161,7 @@ func TestPush(t *testing.T) {
 		m := carriedBy(scene(t, h(18, 5), h(0, 0), a(19, 5), a(10, 0)), "a1")
 		// d220 = 1 → (0,0): h2 stands there and catches (70).
 		got, out := move(t, m, "h1", "19,5", 1, 1, 70)
-		require.Equal(t, []string{EventAttacked, EventPushedOff, EventPlayerKilled, EventFollowedUp, EventBallOut, EventCaught, EventPossession}, types(out.Events))
+		require.Equal(t, []string{EventAttacked, EventPushedOff, EventPlayerKilled, EventFollowedUp, EventBallOut, EventCaught, EventPossession}, rulestest.Types(out.Events))
 		require.Equal(t, Ball{State: BallCarried, Pos: Square{0, 0}, Carrier: "h2"}, got.Ball)
 		require.Equal(t, Home, got.Offense)
 	})
@@ -167,7 +169,7 @@ func TestPush(t *testing.T) {
 		m := withBall(scene(t, h(5, 5), h(0, 0), a(6, 5), a(15, 0)), 7, 5)
 		// a1 lands on (7,5), injury 100: unhurt; the ball bounces d8 = 3 → (8,5).
 		got, out := move(t, m, "h1", "6,5", 1, 100, 3)
-		require.Equal(t, []string{EventAttacked, EventPushed, EventFollowedUp, EventKnockedDown, EventInjuryRoll, EventScattered, EventBallRests}, types(out.Events))
+		require.Equal(t, []string{EventAttacked, EventPushed, EventFollowedUp, EventKnockedDown, EventInjuryRoll, EventScattered, EventBallRests}, rulestest.Types(out.Events))
 		require.Equal(t, Ball{State: BallLoose, Pos: Square{8, 5}}, got.Ball)
 	})
 	t.Run("pushed onto the ball and dead: it stays", func(t *testing.T) {
@@ -182,7 +184,7 @@ func TestCarrierKnockedDown(t *testing.T) {
 		m := carriedBy(scene(t, h(5, 5), h(0, 0), a(6, 5), a(15, 0)), "a1")
 		// Knockdown, a1 pushed to (7,5), unhurt (100); drop d9 = 6 → (8,5): rests.
 		got, out := move(t, m, "h1", "6,5", 1, 100, 6)
-		require.Equal(t, []string{EventAttacked, EventPushed, EventFollowedUp, EventKnockedDown, EventInjuryRoll, EventDropped, EventBallRests}, types(out.Events))
+		require.Equal(t, []string{EventAttacked, EventPushed, EventFollowedUp, EventKnockedDown, EventInjuryRoll, EventDropped, EventBallRests}, rulestest.Types(out.Events))
 		require.Equal(t, BallMoveData{From: Square{7, 5}, To: Square{8, 5}, Die: 6}, eventData[BallMoveData](t, out.Events, EventDropped))
 		require.Equal(t, Ball{State: BallLoose, Pos: Square{8, 5}}, got.Ball)
 	})
@@ -190,7 +192,7 @@ func TestCarrierKnockedDown(t *testing.T) {
 		m := carriedBy(scene(t, h(5, 5), h(0, 0), a(6, 5), a(15, 0)), "a1")
 		// d9 = 5 is his own square (he lies there): bounce d8 = 5 → (7,6).
 		got, out := move(t, m, "h1", "6,5", 1, 100, 5, 5)
-		require.Equal(t, []string{EventAttacked, EventPushed, EventFollowedUp, EventKnockedDown, EventInjuryRoll, EventDropped, EventScattered, EventBallRests}, types(out.Events))
+		require.Equal(t, []string{EventAttacked, EventPushed, EventFollowedUp, EventKnockedDown, EventInjuryRoll, EventDropped, EventScattered, EventBallRests}, rulestest.Types(out.Events))
 		require.Equal(t, Square{7, 6}, got.Ball.Pos)
 	})
 	t.Run("dead carrier: the ball may rest where he lay", func(t *testing.T) {
@@ -210,7 +212,7 @@ func TestCarrierKnockedDown(t *testing.T) {
 		m := carriedBy(scene(t, h(5, 5), h(0, 0), a(6, 5), a(15, 0)), "h1")
 		got, out := move(t, m, "h1", "4,5", 61, 100, 1) // tripped, unhurt, drop d9 = 1 → (4,4)
 		require.Equal(t, []string{EventTripped, EventKnockedDown, EventInjuryRoll, EventDropped, EventBallRests,
-			EventTurnover, EventTurnEnded, EventTurnStarted}, types(out.Events))
+			EventTurnover, EventTurnEnded, EventTurnStarted}, rulestest.Types(out.Events))
 		require.Equal(t, Ball{State: BallLoose, Pos: Square{4, 4}}, got.Ball)
 	})
 	t.Run("failed attacker with the ball", func(t *testing.T) {
@@ -243,7 +245,7 @@ func TestScoreByFollowUp(t *testing.T) {
 	m := carriedBy(scene(t, h(18, 5), h(0, 0), a(19, 5), a(10, 0)), "h1")
 	// a1 pushed off (dead), h1 follows into (19,5) with the ball: a score.
 	got, out := move(t, m, "h1", "19,5", 1)
-	require.Contains(t, types(out.Events), EventScored)
+	require.Contains(t, rulestest.Types(out.Events), EventScored)
 	require.Equal(t, 1, got.Home.Score)
 	require.Equal(t, PhaseSetup, got.Phase)
 }
@@ -257,7 +259,7 @@ func TestScoreInTheOpponentsTurn(t *testing.T) {
 	// Attack west from (2,5) onto (1,5): push to (0,5); unhurt; drop d9 = 2
 	// → (0,4): a2 catches (70 % − 10, h1 followed up next to him: 60).
 	got, out := move(t, m, "h1", "1,5", 1, 100, 2, 60)
-	require.Contains(t, types(out.Events), EventScored)
+	require.Contains(t, rulestest.Types(out.Events), EventScored)
 	require.Equal(t, 1, got.Away.Score)
 	require.Equal(t, PhaseSetup, got.Phase)
 	require.Equal(t, Home, got.Offense)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 var (
@@ -193,13 +194,13 @@ func coach(side Side) domain.Actor {
 // the input was not changed.
 func act(t testing.TB, m Match, who domain.Actor, typ, body string, now time.Time, dice ...int) (Match, domain.Outcome) {
 	t.Helper()
-	before := snapshot(t, m)
+	before := rulestest.JSON(t, m)
 	d := domain.Script(dice...)
 	got, out, err := Rules{}.Apply(m, domain.Action{ID: "a-1", Type: typ, Actor: who, Payload: json.RawMessage(body)},
 		domain.Env{Now: now, Dice: d})
 	require.NoError(t, err, "%s by %s", typ, who.ID)
 	require.Zero(t, d.Remaining(), "%s rolled fewer dice than scripted", typ)
-	require.Equal(t, before, snapshot(t, m), "Apply changed its input")
+	require.Equal(t, before, rulestest.JSON(t, m), "Apply changed its input")
 	checkInvariants(t, got)
 	return got, out
 }
@@ -208,14 +209,14 @@ func act(t testing.TB, m Match, who domain.Actor, typ, body string, now time.Tim
 // checks nothing changed.
 func actErr(t testing.TB, m Match, who domain.Actor, typ, body, code string) error {
 	t.Helper()
-	before := snapshot(t, m)
+	before := rulestest.JSON(t, m)
 	got, out, err := Rules{}.Apply(m, domain.Action{ID: "a-1", Type: typ, Actor: who, Payload: json.RawMessage(body)},
 		domain.Env{Now: t0, Dice: domain.Script()})
 	require.Error(t, err, "%s by %s: want error %s", typ, who.ID, code)
 	require.Equal(t, code, domain.ErrorCode(err), "%s by %s: got %v", typ, who.ID, err)
 	require.NotEmpty(t, domain.ErrorMessage(err))
-	require.Equal(t, before, snapshot(t, m), "Apply changed its input")
-	require.Equal(t, before, snapshot(t, got), "Apply returned a changed state with an error")
+	require.Equal(t, before, rulestest.JSON(t, m), "Apply changed its input")
+	require.Equal(t, before, rulestest.JSON(t, got), "Apply returned a changed state with an error")
 	require.Empty(t, out.Events)
 	return err
 }
@@ -223,32 +224,16 @@ func actErr(t testing.TB, m Match, who domain.Actor, typ, body, code string) err
 // expire runs Expire as of the current deadline plus late, rolling dice.
 func expire(t testing.TB, m Match, late time.Duration, dice ...int) (Match, domain.Outcome) {
 	t.Helper()
-	before := snapshot(t, m)
+	before := rulestest.JSON(t, m)
 	dl := Rules{}.Header(m).Deadline
 	require.False(t, dl.IsZero(), "no deadline to expire")
 	d := domain.Script(dice...)
 	got, out, err := Rules{}.Expire(m, domain.Env{Now: dl.Add(late), Dice: d})
 	require.NoError(t, err)
 	require.Zero(t, d.Remaining(), "Expire rolled fewer dice than scripted")
-	require.Equal(t, before, snapshot(t, m), "Expire changed its input")
+	require.Equal(t, before, rulestest.JSON(t, m), "Expire changed its input")
 	checkInvariants(t, got)
 	return got, out
-}
-
-func snapshot(t testing.TB, m Match) string {
-	t.Helper()
-	b, err := json.Marshal(m)
-	require.NoError(t, err)
-	return string(b)
-}
-
-// types returns the types of evs.
-func types(evs []domain.Event) []string {
-	var out []string
-	for _, e := range evs {
-		out = append(out, e.Type)
-	}
-	return out
 }
 
 // eventData returns the data of the first event of type typ.
@@ -261,7 +246,7 @@ func eventData[T any](t testing.TB, evs []domain.Event, typ string) T {
 			return d
 		}
 	}
-	t.Fatalf("no %s event in %v", typ, types(evs))
+	t.Fatalf("no %s event in %v", typ, rulestest.Types(evs))
 	var zero T
 	return zero
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 func TestMoveFree(t *testing.T) {
@@ -14,7 +15,7 @@ func TestMoveFree(t *testing.T) {
 	q, st := pos(t, got, "h1")
 	require.Equal(t, Square{6, 5}, q)
 	require.Equal(t, StateStanding, st)
-	require.Equal(t, []string{EventMoved, EventMoved, EventMoved, EventMoved}, types(out.Events))
+	require.Equal(t, []string{EventMoved, EventMoved, EventMoved, EventMoved}, rulestest.Types(out.Events))
 	require.Equal(t, MovedData{Side: Home, Player: "h1", From: Square{2, 2}, To: Square{3, 3}}, eventData[MovedData](t, out.Events, EventMoved))
 	require.Equal(t, MoveResult{Steps: 4}, out.Result)
 	require.True(t, got.Home.Players[0].Acted)
@@ -23,7 +24,7 @@ func TestMoveFree(t *testing.T) {
 	// The last player to act ends the turn.
 	got, out = move(t, got, "h2", "3,8")
 	require.Equal(t, Away, got.Active)
-	require.Equal(t, []string{EventMoved, EventTurnEnded, EventTurnStarted}, types(out.Events))
+	require.Equal(t, []string{EventMoved, EventTurnEnded, EventTurnStarted}, rulestest.Types(out.Events))
 	require.Equal(t, TurnEndedData{Side: Home, Half: 1, Turn: 1, Reason: EndAllActed}, eventData[TurnEndedData](t, out.Events, EventTurnEnded))
 	require.False(t, got.Home.Players[0].Acted, "acted flags clear with the turn")
 }
@@ -84,7 +85,7 @@ func TestDodge(t *testing.T) {
 	m := scene(t, h(5, 5), h(0, 0), a(6, 5).stats(3, 5, 4), a(5, 6).stats(6, 3, 3))
 	t.Run("safe", func(t *testing.T) {
 		got, out := move(t, m, "h1", "4,4 3,3", 50)
-		require.Equal(t, []string{EventDodged, EventMoved, EventMoved}, types(out.Events))
+		require.Equal(t, []string{EventDodged, EventMoved, EventMoved}, rulestest.Types(out.Events))
 		require.Equal(t, DodgeData{Side: Home, Player: "h1", From: Square{5, 5}, To: Square{4, 4}, AG: 4, EnemyAG: 5,
 			Tacklers: []string{"a1", "a2"}, Chance: 50, Roll: 50}, eventData[DodgeData](t, out.Events, EventDodged))
 		q, _ := pos(t, got, "h1")
@@ -94,7 +95,7 @@ func TestDodge(t *testing.T) {
 		// Roll 51: tripped where he stood; injury by the strongest tackler,
 		// a2 (ST 6): 10 + 5 × 6 = 40 %, rolls 41: unhurt. Turnover.
 		got, out := move(t, m, "h1", "4,4 3,3", 51, 41)
-		require.Equal(t, []string{EventTripped, EventKnockedDown, EventInjuryRoll, EventTurnover, EventTurnEnded, EventTurnStarted}, types(out.Events))
+		require.Equal(t, []string{EventTripped, EventKnockedDown, EventInjuryRoll, EventTurnover, EventTurnEnded, EventTurnStarted}, rulestest.Types(out.Events))
 		q, st := pos(t, got, "h1")
 		require.Equal(t, Square{5, 5}, q)
 		require.Equal(t, StateDown, st)
@@ -106,7 +107,7 @@ func TestDodge(t *testing.T) {
 	})
 	t.Run("tripped and killed", func(t *testing.T) {
 		got, out := move(t, m, "h1", "4,4", 90, 40)
-		require.Equal(t, []string{EventTripped, EventKnockedDown, EventInjuryRoll, EventPlayerKilled, EventTurnover, EventTurnEnded, EventTurnStarted}, types(out.Events))
+		require.Equal(t, []string{EventTripped, EventKnockedDown, EventInjuryRoll, EventPlayerKilled, EventTurnover, EventTurnEnded, EventTurnStarted}, rulestest.Types(out.Events))
 		require.Equal(t, PlayerKilledData{Side: Home, Coach: "ann", TeamID: "reds", Player: "h1", Name: "H1", Cause: CauseTripped, By: "a2"},
 			eventData[PlayerKilledData](t, out.Events, EventPlayerKilled))
 		q, st := pos(t, got, "h1")
@@ -125,7 +126,7 @@ func TestDodge(t *testing.T) {
 	t.Run("knocked-down enemies do not trip", func(t *testing.T) {
 		m := scene(t, h(5, 5), h(0, 0), a(6, 5).fallen())
 		_, out := move(t, m, "h1", "4,5")
-		require.Equal(t, []string{EventMoved}, types(out.Events))
+		require.Equal(t, []string{EventMoved}, rulestest.Types(out.Events))
 	})
 }
 
@@ -134,7 +135,7 @@ func TestStandUp(t *testing.T) {
 	t.Run("and move MV − 3", func(t *testing.T) {
 		// Stands (no roll), leaves a1's zone (AG 3 vs 4: 50 %, rolls 1), three steps.
 		got, out := move(t, m, "h1", "4,5 3,5 2,5", 1)
-		require.Equal(t, []string{EventStoodUp, EventDodged, EventMoved, EventMoved, EventMoved}, types(out.Events))
+		require.Equal(t, []string{EventStoodUp, EventDodged, EventMoved, EventMoved, EventMoved}, rulestest.Types(out.Events))
 		q, st := pos(t, got, "h1")
 		require.Equal(t, Square{2, 5}, q)
 		require.Equal(t, StateStanding, st)
@@ -144,7 +145,7 @@ func TestStandUp(t *testing.T) {
 	})
 	t.Run("standUp action", func(t *testing.T) {
 		got, out := act(t, m, ann, ActionStandUp, `{"player":"h1"}`, t0)
-		require.Equal(t, []string{EventStoodUp}, types(out.Events))
+		require.Equal(t, []string{EventStoodUp}, rulestest.Types(out.Events))
 		_, st := pos(t, got, "h1")
 		require.Equal(t, StateStanding, st)
 		require.True(t, got.Home.Players[0].Acted)
@@ -166,7 +167,7 @@ func TestPickup(t *testing.T) {
 		// AG 4, no enemy by the ball: 70 %. He runs on with it.
 		m := withBall(scene(t, h(2, 5), h(0, 0), a(15, 5)), 3, 5)
 		got, out := move(t, m, "h1", "3,5 4,5", 70)
-		require.Equal(t, []string{EventMoved, EventPickedUp, EventMoved}, types(out.Events))
+		require.Equal(t, []string{EventMoved, EventPickedUp, EventMoved}, rulestest.Types(out.Events))
 		require.Equal(t, Ball{State: BallCarried, Pos: Square{4, 5}, Carrier: "h1"}, got.Ball)
 		require.Equal(t, Home, got.Active)
 	})
@@ -181,7 +182,7 @@ func TestPickup(t *testing.T) {
 		m := withBall(scene(t, h(2, 5), h(0, 0), a(15, 5)), 3, 5)
 		// 71 > 70 fails; d8 = 3 (east) → (4,5): empty, it rests.
 		got, out := move(t, m, "h1", "3,5 4,5", 71, 3)
-		require.Equal(t, []string{EventMoved, EventPickupFailed, EventScattered, EventBallRests, EventTurnover, EventTurnEnded, EventTurnStarted}, types(out.Events))
+		require.Equal(t, []string{EventMoved, EventPickupFailed, EventScattered, EventBallRests, EventTurnover, EventTurnEnded, EventTurnStarted}, rulestest.Types(out.Events))
 		require.Equal(t, Ball{State: BallLoose, Pos: Square{4, 5}}, got.Ball)
 		q, st := pos(t, got, "h1")
 		require.Equal(t, Square{3, 5}, q, "the move stops on the ball's square")
@@ -196,7 +197,7 @@ func TestPickup(t *testing.T) {
 		// h1 leaves (2,5), next to a1 at (3,4): a dodge (AG 4 vs 2: 80 %) first.
 		got, out := move(t, m, "h1", "3,5", 80, 71, 1, 40)
 		require.Equal(t, []string{EventDodged, EventMoved, EventPickupFailed, EventScattered, EventCaught, EventPossession,
-			EventTurnover, EventTurnEnded, EventTurnStarted}, types(out.Events))
+			EventTurnover, EventTurnEnded, EventTurnStarted}, rulestest.Types(out.Events))
 		require.Equal(t, Ball{State: BallCarried, Pos: Square{3, 4}, Carrier: "a1"}, got.Ball)
 		require.Equal(t, Away, got.Offense, "the other side picked it up: it is on offense")
 	})
@@ -205,7 +206,7 @@ func TestPickup(t *testing.T) {
 		// fails (71), d8 = 1 → (3,4): a1 is down, bounces d8 = 1 → (3,3): rests.
 		got, out := move(t, m, "h1", "3,5", 71, 1, 1)
 		require.Equal(t, []string{EventMoved, EventPickupFailed, EventScattered, EventScattered, EventBallRests,
-			EventTurnover, EventTurnEnded, EventTurnStarted}, types(out.Events))
+			EventTurnover, EventTurnEnded, EventTurnStarted}, rulestest.Types(out.Events))
 		require.Equal(t, Ball{State: BallLoose, Pos: Square{3, 3}}, got.Ball)
 	})
 	t.Run("scatter out of the pitch", func(t *testing.T) {
@@ -213,7 +214,7 @@ func TestPickup(t *testing.T) {
 		// fails (71), d8 = 7 (west) → (-1,5): out; d220 = 26 → (5,1): empty.
 		got, out := move(t, m, "h1", "0,5", 71, 7, 26)
 		require.Equal(t, []string{EventMoved, EventPickupFailed, EventScattered, EventBallOut, EventBallRests,
-			EventTurnover, EventTurnEnded, EventTurnStarted}, types(out.Events))
+			EventTurnover, EventTurnEnded, EventTurnStarted}, rulestest.Types(out.Events))
 		require.Equal(t, BallMoveData{From: Square{-1, 5}, To: Square{5, 1}, Die: 26}, eventData[BallMoveData](t, out.Events, EventBallOut))
 		require.Equal(t, Ball{State: BallLoose, Pos: Square{5, 1}}, got.Ball)
 	})
@@ -230,7 +231,7 @@ func TestPickup(t *testing.T) {
 func TestScoreByRunning(t *testing.T) {
 	m := carriedBy(scene(t, h(17, 5), h(0, 0), a(10, 0)), "h1")
 	got, out := move(t, m, "h1", "18,5 19,5")
-	require.Equal(t, []string{EventMoved, EventMoved, EventScored, EventTurnover, EventTurnEnded, EventSetupStarted}, types(out.Events))
+	require.Equal(t, []string{EventMoved, EventMoved, EventScored, EventTurnover, EventTurnEnded, EventSetupStarted}, rulestest.Types(out.Events))
 	require.Equal(t, ScoredData{Side: Home, Player: "h1", At: Square{19, 5}, Home: 1, Away: 0}, eventData[ScoredData](t, out.Events, EventScored))
 	require.Equal(t, MoveResult{Steps: 2, Scored: true, Turnover: EndScore}, out.Result)
 	require.Equal(t, 1, got.Home.Score)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 // maxSteps bounds one random match; every match must end well within it.
@@ -302,7 +303,7 @@ func (g *game) refusal() {
 	if !reflect.DeepEqual(m, got) {
 		t.Fatalf("a refused %s returned a changed state", a.Type)
 	}
-	require.Equal(t, g.snap, snapshot(t, m), "a refused action changed its input")
+	require.Equal(t, g.snap, rulestest.JSON(t, m), "a refused action changed its input")
 	require.Empty(t, out.Events)
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 func TestNewMatch(t *testing.T) {
@@ -86,7 +87,7 @@ func TestJoin(t *testing.T) {
 			require.Equal(t, 1, got.Drive)
 			require.Equal(t, t0.Add(time.Minute+DefaultTurnSeconds*time.Second), got.Deadline)
 			require.True(t, got.JoinDeadline.IsZero())
-			require.Equal(t, []string{EventJoined, EventCoinFlipped, EventSetupStarted}, types(out.Events))
+			require.Equal(t, []string{EventJoined, EventCoinFlipped, EventSetupStarted}, rulestest.Types(out.Events))
 			require.Equal(t, CoinFlippedData{Die: c.coin, Offense: c.offense}, eventData[CoinFlippedData](t, out.Events, EventCoinFlipped))
 			require.Equal(t, JoinResult{Side: Away, FirstOffense: c.offense}, out.Result)
 			require.Equal(t, []string{"ann", "ben"}, Rules{}.Header(got).Players)
@@ -109,10 +110,10 @@ func TestJoin(t *testing.T) {
 		{"no coach id", m, domain.Actor{}, blues, domain.EINVALID},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			before := snapshot(t, c.m)
+			before := rulestest.JSON(t, c.m)
 			got, out, err := Join(c.m, c.coach, c.team, domain.Env{Now: t0, Dice: domain.Script()})
 			require.Equal(t, c.code, domain.ErrorCode(err), "got %v", err)
-			require.Equal(t, before, snapshot(t, got))
+			require.Equal(t, before, rulestest.JSON(t, got))
 			require.Empty(t, out.Events)
 		})
 	}
@@ -127,7 +128,7 @@ func TestWaitingEnds(t *testing.T) {
 		require.Equal(t, PhaseOver, m.Phase)
 		require.True(t, m.Cancelled())
 		require.Equal(t, t0.Add(JoinWindow), m.EndedAt, "as of the deadline")
-		require.Equal(t, []string{EventCancelled}, types(out.Events))
+		require.Equal(t, []string{EventCancelled}, rulestest.Types(out.Events))
 		require.Nil(t, gameOver(t, out.Events), "no result")
 	})
 	t.Run("the home coach leaves", func(t *testing.T) {
@@ -192,7 +193,7 @@ func TestPlacement(t *testing.T) {
 	require.Equal(t, PhaseSetup, m.Phase)
 	require.Equal(t, Home, m.Placing)
 	require.Equal(t, t0.Add(10*time.Second+DefaultTurnSeconds*time.Second), m.Deadline, "the offense's own placement time")
-	require.Equal(t, []string{EventPlaced}, types(out.Events))
+	require.Equal(t, []string{EventPlaced}, rulestest.Types(out.Events))
 	require.Equal(t, PlaceResult{Phase: PhaseSetup}, out.Result)
 	q, st := pos(t, m, "blues.1")
 	require.Equal(t, Square{column(Away, 1), 5}, q)
@@ -201,7 +202,7 @@ func TestPlacement(t *testing.T) {
 
 	m, out = act(t, m, ann, ActionPlace, placeBody(defaultPlacement(m, Home)), t0.Add(20*time.Second), 110) // d110 = 110: (9,10)
 	require.Equal(t, PhasePlay, m.Phase)
-	require.Equal(t, []string{EventPlaced, EventKickoff, EventBallRests, EventTurnStarted}, types(out.Events))
+	require.Equal(t, []string{EventPlaced, EventKickoff, EventBallRests, EventTurnStarted}, rulestest.Types(out.Events))
 	require.Equal(t, KickoffData{Offense: Home, Die: 110, To: Square{9, 10}}, eventData[KickoffData](t, out.Events, EventKickoff))
 	require.Equal(t, Ball{State: BallLoose, Pos: Square{9, 10}}, m.Ball)
 	require.Equal(t, Home, m.Active, "the offense starts")
@@ -220,7 +221,7 @@ func TestKickoffCatchChain(t *testing.T) {
 	// scatter d8 = 5 (south) → (8,5): reds.2 fails (95); scatter 7 (west) →
 	// (7,5): reds.3 catches (70).
 	m, out := act(t, m, ann, ActionPlace, placeBody(ps), t0, 49, 71, 5, 95, 7, 70)
-	require.Equal(t, []string{EventPlaced, EventKickoff, EventCatchFailed, EventScattered, EventCatchFailed, EventScattered, EventCaught, EventTurnStarted}, types(out.Events))
+	require.Equal(t, []string{EventPlaced, EventKickoff, EventCatchFailed, EventScattered, EventCatchFailed, EventScattered, EventCaught, EventTurnStarted}, rulestest.Types(out.Events))
 	require.Equal(t, Ball{State: BallCarried, Pos: Square{7, 5}, Carrier: "reds.3"}, m.Ball)
 	fails := allData[BallRollData](out.Events, EventCatchFailed)
 	require.Equal(t, BallRollData{Side: Home, Player: "reds.1", At: Square{8, 4}, AG: 4, Chance: 70, Roll: 71}, fails[0])
@@ -230,7 +231,7 @@ func TestKickoffCatchChain(t *testing.T) {
 func TestSetupTimeouts(t *testing.T) {
 	m := joined(t, Options{}, 2) // away receives: home places first
 	m, out := expire(t, m, 5*time.Second)
-	require.Equal(t, []string{EventTimedOut, EventPlaced}, types(out.Events))
+	require.Equal(t, []string{EventTimedOut, EventPlaced}, rulestest.Types(out.Events))
 	require.Equal(t, "ann", out.Events[0].Player, "the coach whose time ran out")
 	placed := eventData[PlacedData](t, out.Events, EventPlaced)
 	require.True(t, placed.Auto)
@@ -242,7 +243,7 @@ func TestSetupTimeouts(t *testing.T) {
 	m, out = expire(t, m, 0, 1) // the kick-off: d110 = 1 → (10,0)
 	require.Equal(t, PhasePlay, m.Phase)
 	require.Equal(t, Away, m.Active)
-	require.Equal(t, []string{EventTimedOut, EventPlaced, EventKickoff, EventBallRests, EventTurnStarted}, types(out.Events))
+	require.Equal(t, []string{EventTimedOut, EventPlaced, EventKickoff, EventBallRests, EventTurnStarted}, rulestest.Types(out.Events))
 	require.Equal(t, Square{10, 0}, m.Ball.Pos)
 }
 
@@ -253,7 +254,7 @@ func TestAbandonInSetup(t *testing.T) {
 	require.Equal(t, PhaseOver, m.Phase)
 	require.Equal(t, ReasonAbandoned, m.EndReason)
 	require.Equal(t, "ann", m.Winner)
-	require.Equal(t, []string{EventTimedOut, EventForfeited, domain.EventGameOver}, types(out.Events))
+	require.Equal(t, []string{EventTimedOut, EventForfeited, domain.EventGameOver}, rulestest.Types(out.Events))
 }
 
 func TestLegalInSetup(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 // endTurn ends the turn of whoever is on it.
@@ -42,7 +43,7 @@ func TestTurnsAndHalftime(t *testing.T) {
 	require.Equal(t, 4, m.HalfTurns)
 
 	m, out = endTurn(t, m) // away's second turn: the half is over
-	require.Equal(t, []string{EventTurnEnded, EventHalftime, EventSetupStarted}, types(out.Events))
+	require.Equal(t, []string{EventTurnEnded, EventHalftime, EventSetupStarted}, rulestest.Types(out.Events))
 	require.Equal(t, HalftimeData{Home: 0, Away: 0, Offense: Away}, eventData[HalftimeData](t, out.Events, EventHalftime))
 	require.Equal(t, 2, m.Half)
 	require.Equal(t, PhaseSetup, m.Phase)
@@ -92,7 +93,7 @@ func TestWinByPoints(t *testing.T) {
 	m.Half, m.HalfStarter, m.HalfTurns, m.Turn, m.Active = 2, Home, 2, 1, Away
 	m.Home.Score, m.Away.Score = 1, 1
 	got, out := move(t, m, "a1", "0,5")
-	require.Equal(t, []string{EventMoved, EventScored, EventTurnover, EventTurnEnded, domain.EventGameOver}, types(out.Events))
+	require.Equal(t, []string{EventMoved, EventScored, EventTurnover, EventTurnEnded, domain.EventGameOver}, rulestest.Types(out.Events))
 	require.Equal(t, PhaseOver, got.Phase)
 	require.Equal(t, ReasonPoints, got.EndReason)
 	require.Equal(t, "ben", got.Winner)
@@ -108,7 +109,7 @@ func TestScoreOnTheLastTurnOfTheFirstHalf(t *testing.T) {
 	m.Options.TurnsPerHalf = 1
 	m.HalfStarter, m.HalfTurns, m.Active = Away, 2, Home // home plays the half's second, last turn
 	got, out := move(t, m, "h1", "19,5")
-	require.Equal(t, []string{EventMoved, EventScored, EventTurnover, EventTurnEnded, EventHalftime, EventSetupStarted}, types(out.Events))
+	require.Equal(t, []string{EventMoved, EventScored, EventTurnover, EventTurnEnded, EventHalftime, EventSetupStarted}, rulestest.Types(out.Events))
 	require.Equal(t, 2, got.Half)
 	require.Equal(t, Away, got.Offense, "halftime decides who receives: the side that did not receive first")
 	require.Equal(t, 1, got.Home.Score)
@@ -117,7 +118,7 @@ func TestScoreOnTheLastTurnOfTheFirstHalf(t *testing.T) {
 func TestEliminationWins(t *testing.T) {
 	m := scene(t, h(5, 5), a(6, 5))
 	got, out := move(t, m, "h1", "6,5", 1, 1)
-	require.Equal(t, []string{EventAttacked, EventPushed, EventFollowedUp, EventKnockedDown, EventInjuryRoll, EventPlayerKilled, domain.EventGameOver}, types(out.Events))
+	require.Equal(t, []string{EventAttacked, EventPushed, EventFollowedUp, EventKnockedDown, EventInjuryRoll, EventPlayerKilled, domain.EventGameOver}, rulestest.Types(out.Events))
 	require.Equal(t, PhaseOver, got.Phase)
 	require.Equal(t, ReasonElimination, got.EndReason)
 	require.Equal(t, "ann", got.Winner)
@@ -139,14 +140,14 @@ func TestEliminationWins(t *testing.T) {
 		got, out := move(t, m, "h1", "19,5", 1)
 		require.Equal(t, ReasonElimination, got.EndReason)
 		require.Equal(t, 1, got.Home.Score, "the point still counts")
-		require.Contains(t, types(out.Events), EventScored)
+		require.Contains(t, rulestest.Types(out.Events), EventScored)
 	})
 }
 
 func TestPlayTimeouts(t *testing.T) {
 	m := kickedOff(t, Options{})
 	m, out := expire(t, m, 3*time.Minute) // a late tick: as of the deadline
-	require.Equal(t, []string{EventTimedOut, EventTurnEnded, EventTurnStarted}, types(out.Events))
+	require.Equal(t, []string{EventTimedOut, EventTurnEnded, EventTurnStarted}, rulestest.Types(out.Events))
 	require.Equal(t, TurnEndedData{Side: Home, Half: 1, Turn: 1, Reason: EndTimeout}, eventData[TurnEndedData](t, out.Events, EventTurnEnded))
 	require.Equal(t, Away, m.Active)
 	require.Equal(t, 1, m.Home.Timeouts)
@@ -165,7 +166,7 @@ func TestPlayTimeouts(t *testing.T) {
 	require.Equal(t, PhaseOver, m.Phase)
 	require.Equal(t, ReasonAbandoned, m.EndReason)
 	require.Equal(t, "ann", m.Loser)
-	require.Equal(t, []string{EventTimedOut, EventForfeited, domain.EventGameOver}, types(out.Events))
+	require.Equal(t, []string{EventTimedOut, EventForfeited, domain.EventGameOver}, rulestest.Types(out.Events))
 	require.Equal(t, m.Loser, out.Events[0].Player)
 
 	t.Run("too early", func(t *testing.T) {
@@ -189,7 +190,7 @@ func TestForfeit(t *testing.T) {
 				require.Equal(t, PhaseOver, got.Phase, name)
 				require.Equal(t, ReasonForfeit, got.EndReason)
 				require.Equal(t, who.ID, got.Loser)
-				require.Equal(t, []string{EventForfeited, domain.EventGameOver}, types(out.Events))
+				require.Equal(t, []string{EventForfeited, domain.EventGameOver}, rulestest.Types(out.Events))
 				require.Equal(t, ForfeitResult{Winner: got.Winner}, out.Result)
 			}
 		})

@@ -71,13 +71,13 @@ func payload(typ, extra string) string {
 // the input was not changed.
 func act(t testing.TB, m Match, who domain.Actor, typ, body string, now time.Time, dice ...int) (Match, domain.Outcome) {
 	t.Helper()
-	before := snapshot(t, m)
+	before := rulestest.JSON(t, m)
 	d := domain.Script(dice...)
 	got, out, err := Rules{}.Apply(m, domain.Action{ID: "a-1", Type: typ, Actor: who, Payload: json.RawMessage(body)},
 		domain.Env{Now: now, Dice: d})
 	require.NoError(t, err, "%s by %s", typ, who.ID)
 	require.Zero(t, d.Remaining(), "%s rolled fewer dice than scripted", typ)
-	require.Equal(t, before, snapshot(t, m), "Apply changed its input")
+	require.Equal(t, before, rulestest.JSON(t, m), "Apply changed its input")
 	checkInvariants(t, got)
 	return got, out
 }
@@ -85,14 +85,14 @@ func act(t testing.TB, m Match, who domain.Actor, typ, body string, now time.Tim
 // actErr applies an action that must fail with code and checks nothing changed.
 func actErr(t testing.TB, m Match, who domain.Actor, typ, body, code string, dice ...int) error {
 	t.Helper()
-	before := snapshot(t, m)
+	before := rulestest.JSON(t, m)
 	got, out, err := Rules{}.Apply(m, domain.Action{ID: "a-1", Type: typ, Actor: who, Payload: json.RawMessage(body)},
 		domain.Env{Now: t0, Dice: domain.Script(dice...)})
 	require.Error(t, err, "%s by %s: want error %s", typ, who.ID, code)
 	require.Equal(t, code, domain.ErrorCode(err), "%s by %s: got %v", typ, who.ID, err)
 	require.NotEmpty(t, domain.ErrorMessage(err))
-	require.Equal(t, before, snapshot(t, m), "Apply changed its input")
-	require.Equal(t, before, snapshot(t, got), "Apply returned a changed state with an error")
+	require.Equal(t, before, rulestest.JSON(t, m), "Apply changed its input")
+	require.Equal(t, before, rulestest.JSON(t, got), "Apply returned a changed state with an error")
 	require.Empty(t, out.Events)
 	return err
 }
@@ -100,30 +100,14 @@ func actErr(t testing.TB, m Match, who domain.Actor, typ, body, code string, dic
 // expire runs Expire as of the current deadline (plus late).
 func expire(t testing.TB, m Match, late time.Duration) (Match, domain.Outcome) {
 	t.Helper()
-	before := snapshot(t, m)
+	before := rulestest.JSON(t, m)
 	d := Rules{}.Header(m).Deadline
 	require.False(t, d.IsZero(), "no deadline to expire")
 	got, out, err := Rules{}.Expire(m, domain.Env{Now: d.Add(late), Dice: domain.Script()})
 	require.NoError(t, err)
-	require.Equal(t, before, snapshot(t, m), "Expire changed its input")
+	require.Equal(t, before, rulestest.JSON(t, m), "Expire changed its input")
 	checkInvariants(t, got)
 	return got, out
-}
-
-func snapshot(t testing.TB, m Match) string {
-	t.Helper()
-	b, err := json.Marshal(m)
-	require.NoError(t, err)
-	return string(b)
-}
-
-// events returns the types of evs.
-func events(evs []domain.Event) []string {
-	var out []string
-	for _, e := range evs {
-		out = append(out, e.Type)
-	}
-	return out
 }
 
 // gameOver returns the single GameOver in evs, or nil when there is none.
@@ -151,7 +135,7 @@ func eventData[T any](t testing.TB, evs []domain.Event, typ string) T {
 			return d
 		}
 	}
-	t.Fatalf("no %s event in %v", typ, events(evs))
+	t.Fatalf("no %s event in %v", typ, rulestest.Types(evs))
 	var zero T
 	return zero
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 func TestBuiltinModes(t *testing.T) {
@@ -172,7 +173,7 @@ func TestJoin(t *testing.T) {
 		require.Equal(t, &Player{ID: "bob", Name: "Bob"}, m.Opponent)
 		require.Equal(t, now.Add(30*time.Second), m.TurnDeadline, "the call is timed")
 		require.True(t, m.JoinDeadline.IsZero())
-		require.Equal(t, []string{EventJoined}, events(out.Events))
+		require.Equal(t, []string{EventJoined}, rulestest.Types(out.Events))
 		require.Equal(t, "bob", out.Events[0].Player)
 		require.Equal(t, JoinResult{Seat: SeatOpponent, Phase: PhaseTurnDecider}, out.Result)
 		require.Equal(t, domain.Header{Status: domain.StatusActive, Players: []string{"alice", "bob"}, Deadline: now.Add(30 * time.Second)}, Rules{}.Header(m))
@@ -235,7 +236,7 @@ func TestCall(t *testing.T) {
 			require.Equal(t, 1, m.Turn)
 			require.Equal(t, now.Add(30*time.Second), m.TurnDeadline)
 			require.Equal(t, CallResult{Die: tt.die, Correct: correct, FirstTurn: tt.first}, out.Result)
-			require.Equal(t, []string{EventCalled, EventTurnStarted}, events(out.Events))
+			require.Equal(t, []string{EventCalled, EventTurnStarted}, rulestest.Types(out.Events))
 			require.Equal(t, CalledData{Call: strings.ToLower(tt.call), Die: tt.die, Correct: correct, FirstTurn: tt.first}, out.Events[0].Data)
 			require.Equal(t, m.CurrentPlayerID, out.Events[1].Player)
 		})
@@ -385,7 +386,7 @@ func TestRoll(t *testing.T) {
 					require.Equal(t, tt.multAfter, got.Multiplier)
 					require.Equal(t, 4, got.TurnRolls)
 					require.Equal(t, m.TurnDeadline, got.TurnDeadline, "a roll does not restart the timer")
-					require.Equal(t, []string{EventRolled}, events(out.Events))
+					require.Equal(t, []string{EventRolled}, rulestest.Types(out.Events))
 				}
 			})
 		}
@@ -550,7 +551,7 @@ func TestExpireTurnDecider(t *testing.T) {
 	require.Zero(t, got.DeciderDie)
 	require.Equal(t, 1, got.Opponent.Timeouts)
 	require.Equal(t, t0.Add(60*time.Second), got.TurnDeadline, "chained from the expired deadline")
-	require.Equal(t, []string{EventTimedOut, EventCalled, EventTurnStarted}, events(out.Events))
+	require.Equal(t, []string{EventTimedOut, EventCalled, EventTurnStarted}, rulestest.Types(out.Events))
 	require.Equal(t, TimedOutData{Phase: PhaseTurnDecider, Seat: SeatOpponent, Timeouts: 1}, out.Events[0].Data)
 	require.Equal(t, "bob", out.Events[0].Player)
 }
@@ -587,7 +588,7 @@ func TestExpireGameplay(t *testing.T) {
 			require.Equal(t, EventTimedOut, out.Events[0].Type)
 			require.Equal(t, "alice", out.Events[0].Player)
 			if tt.bust {
-				require.Contains(t, events(out.Events), EventBust)
+				require.Contains(t, rulestest.Types(out.Events), EventBust)
 			} else {
 				require.Equal(t, EndTimeout, eventData[BankedData](t, out.Events, EventBanked).Cause)
 			}
@@ -657,7 +658,7 @@ func TestAbandon(t *testing.T) {
 		require.Equal(t, "bob", m.Loser)
 		require.Equal(t, ReasonAbandoned, m.EndReason)
 		require.Equal(t, deadline, m.EndedAt)
-		require.Equal(t, []string{EventTimedOut, EventBanked, EventForfeited, domain.EventGameOver}, events(out.Events))
+		require.Equal(t, []string{EventTimedOut, EventBanked, EventForfeited, domain.EventGameOver}, rulestest.Types(out.Events))
 		require.Equal(t, ForfeitedData{Seat: SeatOpponent, Reason: ReasonAbandoned}, out.Events[2].Data)
 		require.Equal(t, &domain.GameOver{Kind: "dashdice", Mode: "classic", Winners: []string{"alice"}, Losers: []string{"bob"}, Reason: ReasonAbandoned, Players: []string{"alice", "bob"}},
 			gameOver(t, out.Events))
@@ -699,13 +700,13 @@ func TestExpireErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			before := snapshot(t, tt.m)
+			before := rulestest.JSON(t, tt.m)
 			got, out, err := Rules{}.Expire(tt.m, domain.Env{Now: tt.now, Dice: domain.Script()})
 			require.Error(t, err)
 			require.Equal(t, domain.ECONFLICT, domain.ErrorCode(err))
 			require.Contains(t, domain.ErrorMessage(err), tt.msg)
-			require.Equal(t, before, snapshot(t, got))
-			require.Equal(t, before, snapshot(t, tt.m))
+			require.Equal(t, before, rulestest.JSON(t, got))
+			require.Equal(t, before, rulestest.JSON(t, tt.m))
 			require.Empty(t, out.Events)
 		})
 	}
@@ -739,7 +740,7 @@ func TestForfeit(t *testing.T) {
 			require.Equal(t, tt.who.ID, got.Loser)
 			require.Equal(t, ReasonForfeit, got.EndReason)
 			require.Equal(t, ForfeitResult{Winner: tt.winner}, out.Result)
-			require.Equal(t, []string{EventForfeited, domain.EventGameOver}, events(out.Events))
+			require.Equal(t, []string{EventForfeited, domain.EventGameOver}, rulestest.Types(out.Events))
 			require.Equal(t, tt.who.ID, out.Events[0].Player)
 			require.Equal(t, &domain.GameOver{Kind: "dashdice", Mode: m.Mode.ID, Winners: []string{tt.winner}, Losers: []string{tt.who.ID}, Reason: ReasonForfeit, Players: []string{"alice", "bob"}},
 				gameOver(t, out.Events))
@@ -773,7 +774,7 @@ func TestRematch(t *testing.T) {
 	require.Len(t, id, 20)
 	require.Equal(t, id, m.RematchID)
 	require.Equal(t, RematchResult{RematchID: id}, out.Result)
-	require.Equal(t, []string{EventRematchRequested, EventRematchCreated}, events(out.Events))
+	require.Equal(t, []string{EventRematchRequested, EventRematchCreated}, rulestest.Types(out.Events))
 	require.Nil(t, gameOver(t, out.Events))
 	require.Len(t, out.Spawn, 1)
 	require.Equal(t, id, out.Spawn[0].ID)
@@ -863,12 +864,12 @@ func TestApplyErrors(t *testing.T) {
 
 func TestApplyDoesNotShareState(t *testing.T) {
 	m := playing(t, "zero-hour", SeatHost)
-	before := snapshot(t, m)
+	before := rulestest.JSON(t, m)
 	got, _ := act(t, m, alice, ActionRoll, `{}`, t0, 3, 3) // gifts bob 6
 	require.NotSame(t, m.Opponent, got.Opponent)
 	got.Opponent.Score = 999
 	got.Host.Name = "changed"
-	require.Equal(t, before, snapshot(t, m))
+	require.Equal(t, before, rulestest.JSON(t, m))
 }
 
 func TestMatchJSON(t *testing.T) {

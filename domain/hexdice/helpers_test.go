@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 var (
@@ -72,12 +73,12 @@ func started(t testing.TB, m *Map, mode TurnMode, first Seat) Game {
 // the input was not changed and the result keeps the invariants.
 func act(t testing.TB, r Rules, g Game, who domain.Actor, typ, body string, now time.Time, dice ...int) (Game, domain.Outcome) {
 	t.Helper()
-	before := snapshot(t, g)
+	before := rulestest.JSON(t, g)
 	d := domain.Script(dice...)
 	got, out, err := r.Apply(g, domain.Action{ID: "a-1", Type: typ, Actor: who, Payload: json.RawMessage(body)}, domain.Env{Now: now, Dice: d})
 	require.NoError(t, err, "%s by %s", typ, who.ID)
 	require.Zero(t, d.Remaining(), "%s rolled fewer dice than scripted", typ)
-	require.Equal(t, before, snapshot(t, g), "Apply changed its input")
+	require.Equal(t, before, rulestest.JSON(t, g), "Apply changed its input")
 	m, err := r.MapOf(got)
 	require.NoError(t, err)
 	checkInvariants(t, got, m)
@@ -88,14 +89,14 @@ func act(t testing.TB, r Rules, g Game, who domain.Actor, typ, body string, now 
 // actErr applies an action that must fail with code, changing nothing.
 func actErr(t testing.TB, r Rules, g Game, who domain.Actor, typ, body, code string, dice ...int) error {
 	t.Helper()
-	before := snapshot(t, g)
+	before := rulestest.JSON(t, g)
 	got, out, err := r.Apply(g, domain.Action{ID: "a-1", Type: typ, Actor: who, Payload: json.RawMessage(body)},
 		domain.Env{Now: t0, Dice: domain.Script(dice...)})
 	require.Error(t, err, "%s by %s: want error %s", typ, who.ID, code)
 	require.Equal(t, code, domain.ErrorCode(err), "%s by %s: got %v", typ, who.ID, err)
 	require.NotEmpty(t, domain.ErrorMessage(err))
-	require.Equal(t, before, snapshot(t, g), "Apply changed its input")
-	require.Equal(t, before, snapshot(t, got), "Apply returned a changed state with an error")
+	require.Equal(t, before, rulestest.JSON(t, g), "Apply changed its input")
+	require.Equal(t, before, rulestest.JSON(t, got), "Apply returned a changed state with an error")
 	require.Empty(t, out.Events)
 	return err
 }
@@ -103,26 +104,19 @@ func actErr(t testing.TB, r Rules, g Game, who domain.Actor, typ, body, code str
 // expire runs Expire as of the current deadline (plus late), rolling dice.
 func expire(t testing.TB, r Rules, g Game, late time.Duration, dice ...int) (Game, domain.Outcome) {
 	t.Helper()
-	before := snapshot(t, g)
+	before := rulestest.JSON(t, g)
 	dl := r.Header(g).Deadline
 	require.False(t, dl.IsZero(), "no deadline to expire")
 	d := domain.Script(dice...)
 	got, out, err := r.Expire(g, domain.Env{Now: dl.Add(late), Dice: d})
 	require.NoError(t, err)
 	require.Zero(t, d.Remaining(), "Expire rolled fewer dice than scripted")
-	require.Equal(t, before, snapshot(t, g), "Expire changed its input")
+	require.Equal(t, before, rulestest.JSON(t, g), "Expire changed its input")
 	m, err := r.MapOf(got)
 	require.NoError(t, err)
 	checkInvariants(t, got, m)
 	checkEvents(t, g, got, out)
 	return got, out
-}
-
-func snapshot(t testing.TB, g Game) string {
-	t.Helper()
-	b, err := json.Marshal(g)
-	require.NoError(t, err)
-	return string(b)
 }
 
 // withTroops returns g with troops added (ids from NextTroop on, ready).
@@ -172,15 +166,6 @@ func setStructure(g Game, id string, f func(*Structure)) Game {
 		}
 	}
 	return g
-}
-
-// types returns the types of evs.
-func types(evs []domain.Event) []string {
-	var out []string
-	for _, e := range evs {
-		out = append(out, e.Type)
-	}
-	return out
 }
 
 // eventsOf returns the data of every event of type typ.

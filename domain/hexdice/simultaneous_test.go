@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 // planning returns rules and a simultaneous game in the planning phase of
@@ -442,7 +443,7 @@ func TestOrdersHook(t *testing.T) {
 	require.Equal(t, at(1, -1), troop(t, g, 1).Hex)
 	require.Equal(t, 4, troop(t, g, 1).HP)
 	require.Equal(t, now.Add(time.Minute), g.TurnDeadline, "the next planning phase")
-	require.True(t, strings.HasPrefix(types(out.Events)[0], "orders"))
+	require.True(t, strings.HasPrefix(rulestest.Types(out.Events)[0], "orders"))
 	require.NoError(t, ValidateOrders(g, m, 0, Orders{}), "the next round plans")
 }
 
@@ -489,10 +490,10 @@ func TestPlanningTimeout(t *testing.T) {
 
 func TestResolve(t *testing.T) {
 	_, m, g := planning(t, nil, nil, Troop{ID: 1, Owner: 0, Type: Marine, Hex: at(0, 0)})
-	before := snapshot(t, g)
+	before := rulestest.JSON(t, g)
 	got, evs, err := Resolve(g, m, orders(mv(1, at(1, 0))), Orders{}, domain.Env{Now: t0, Dice: domain.Script()})
 	require.NoError(t, err)
-	require.Equal(t, before, snapshot(t, g), "Resolve changed its input")
+	require.Equal(t, before, rulestest.JSON(t, g), "Resolve changed its input")
 	require.Equal(t, at(1, 0), troop(t, got, 1).Hex)
 	require.Equal(t, 3, got.Round)
 	require.NotEmpty(t, evs)

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 // slowGame returns an alternating game on the test map with a 120 s turn
@@ -61,7 +62,7 @@ func TestHeartbeatDisconnectForfeit(t *testing.T) {
 
 	t.Run("disconnected 60 s more: forfeit, before the turn timer", func(t *testing.T) {
 		got, out := expire(t, r, g, 0)
-		require.Equal(t, []string{EventForfeited, domain.EventGameOver}, types(out.Events))
+		require.Equal(t, []string{EventForfeited, domain.EventGameOver}, rulestest.Types(out.Events))
 		require.Equal(t, Seat(1), got.Result.Winner)
 		require.Equal(t, ReasonDisconnect, got.Result.Reason)
 		require.Equal(t, t0.Add(2*time.Minute), got.Result.EndedAt)

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 // sitesWith returns the default HQs plus extra neutral sites.
@@ -132,7 +133,7 @@ func TestRoundStart(t *testing.T) {
 		3, // n2 (alice's outpost, ATK 2) misses bob's sniper: 5 < 11
 	)
 	require.Equal(t, []string{EventTurnEnded, EventRoundStarted, EventAttacked, EventTurnStarted, EventRepaired, EventRepaired,
-		EventAttacked, EventHealed, EventHealed}, types(out.Events))
+		EventAttacked, EventHealed, EventHealed}, rulestest.Types(out.Events))
 	require.Equal(t, 2, g.Round)
 	require.Equal(t, Seat(0), g.Current)
 	require.Equal(t, 3, g.Turn)
@@ -405,7 +406,7 @@ func TestJoin(t *testing.T) {
 			require.Equal(t, 1, g.Round)
 			require.Equal(t, 1, g.Turn)
 			require.Equal(t, now.Add(time.Minute), g.TurnDeadline)
-			require.Equal(t, []string{EventJoined, EventGameStarted, EventRoundStarted, EventTurnStarted}, types(out.Events))
+			require.Equal(t, []string{EventJoined, EventGameStarted, EventRoundStarted, EventTurnStarted}, rulestest.Types(out.Events))
 			require.Equal(t, GameStartedData{Mode: Alternating, First: tt.first, Die: tt.die}, out.Events[1].Data)
 			require.Equal(t, TurnStartedData{Seat: tt.first, Round: 1, Turn: 1, Deadline: now.Add(time.Minute), Income: 100, Coins: 1100, NoAttack: true},
 				out.Events[3].Data)
@@ -425,7 +426,7 @@ func TestJoin(t *testing.T) {
 		g, out := act(t, r, w, bob, ActionJoin, `{}`, t0)
 		require.Equal(t, Neutral, g.Current)
 		require.Equal(t, 1, g.Round)
-		require.Equal(t, []string{EventJoined, EventGameStarted, EventRoundStarted, EventTurnStarted, EventTurnStarted}, types(out.Events))
+		require.Equal(t, []string{EventJoined, EventGameStarted, EventRoundStarted, EventTurnStarted, EventTurnStarted}, rulestest.Types(out.Events))
 		require.Equal(t, 1100, g.Players[0].Coins)
 		require.Equal(t, 1100, g.Players[1].Coins)
 	})
@@ -441,7 +442,7 @@ func TestJoin(t *testing.T) {
 		require.Equal(t, PhaseOver, g.Phase)
 		require.Equal(t, ReasonCancelled, g.Result.Reason)
 		require.Equal(t, t0.Add(30*time.Minute), g.Result.EndedAt, "as of the deadline")
-		require.Equal(t, []string{EventCancelled}, types(out.Events))
+		require.Equal(t, []string{EventCancelled}, rulestest.Types(out.Events))
 		actErr(t, r, g, bob, ActionJoin, `{}`, domain.ECONFLICT)
 	})
 	t.Run("the host leaves", func(t *testing.T) {
@@ -460,7 +461,7 @@ func TestEndTurn(t *testing.T) {
 	actErr(t, r, g, alice, ActionEndTurn, `{}`, domain.ECONFLICT)
 	now := t0.Add(10 * time.Second)
 	g, out := act(t, r, g, bob, ActionEndTurn, `{}`, now)
-	require.Equal(t, []string{EventTurnEnded, EventTurnStarted}, types(out.Events))
+	require.Equal(t, []string{EventTurnEnded, EventTurnStarted}, rulestest.Types(out.Events))
 	require.Equal(t, TurnEndedData{Seat: 1, Round: 1, Reason: "endTurn", Held: 1}, out.Events[0].Data)
 	require.Equal(t, Seat(0), g.Current)
 	require.Equal(t, 1, g.Round, "the second player's turn is in the same round")
@@ -469,5 +470,5 @@ func TestEndTurn(t *testing.T) {
 	require.Equal(t, 1, g.Players[1].Turns)
 	g, out = act(t, r, g, alice, ActionEndTurn, `{}`, now)
 	require.Equal(t, 2, g.Round, "a round is both players' turns")
-	require.Equal(t, []string{EventTurnEnded, EventRoundStarted, EventTurnStarted}, types(out.Events))
+	require.Equal(t, []string{EventTurnEnded, EventRoundStarted, EventTurnStarted}, rulestest.Types(out.Events))
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 var threeNeutral = sitesWith(
@@ -66,7 +67,7 @@ func TestSurrender(t *testing.T) {
 	actErr(t, r, g, carol, ActionSurrender, `{}`, domain.EFORBIDDEN)
 	g.Round = 5
 	g, out := act(t, r, g, bob, ActionSurrender, `{}`, t0) // on alice's turn
-	require.Equal(t, []string{EventSurrendered, domain.EventGameOver}, types(out.Events))
+	require.Equal(t, []string{EventSurrendered, domain.EventGameOver}, rulestest.Types(out.Events))
 	require.Equal(t, Seat(0), g.Result.Winner)
 	require.Equal(t, ReasonSurrender, g.Result.Reason)
 	require.Equal(t, []string{"bob"}, gameOver(t, out.Events).Losers)
@@ -74,7 +75,7 @@ func TestSurrender(t *testing.T) {
 	actErr(t, r, g, alice, ActionHeartbeat, `{}`, domain.ECONFLICT)
 	// GG after the end is fine.
 	_, out = act(t, r, g, bob, ActionEmote, `{"emote":"gg"}`, t0)
-	require.Equal(t, []string{EventEmote}, types(out.Events))
+	require.Equal(t, []string{EventEmote}, rulestest.Types(out.Events))
 }
 
 // TestSuddenDeath plays end turns from round 19 of a small map (sudden death

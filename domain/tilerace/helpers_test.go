@@ -271,14 +271,6 @@ func (w *world) setTile(n int, task Task, reward string) {
 	w.public[n] = PublicTiles(w.g, []Tile{tile})[0]
 }
 
-func eventTypes(evs []domain.Event) []string {
-	out := make([]string, len(evs))
-	for i, e := range evs {
-		out[i] = e.Type
-	}
-	return out
-}
-
 func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {

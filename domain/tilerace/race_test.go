@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 var (
@@ -117,14 +118,14 @@ func TestCompletePointsAndAwards(t *testing.T) {
 	w.setTile(1, multi, "")
 	o, err := w.complete(teamAct("t1"), "t1", CompleteRequest{Tile: 1, Players: []string{"t1-b", "t1-b"}})
 	require.NoError(t, err)
-	require.Equal(t, []string{EventCompletionsRecorded, EventPointsAwarded, EventPointsAwarded}, eventTypes(o.Events))
+	require.Equal(t, []string{EventCompletionsRecorded, EventPointsAwarded, EventPointsAwarded}, rulestest.Types(o.Events))
 	require.Equal(t, AwardData{Key: "t1-1", Player: "t1-b", Points: 125, Team: "t1", TeamName: "Team 1", Tile: 1}, o.Events[1].Data)
 	require.Equal(t, AwardData{Key: "t1-2", Player: "t1-b", Points: 125, Team: "t1", TeamName: "Team 1", Tile: 1}, o.Events[2].Data)
 	require.Equal(t, []Doc{DocTeam}, o.Writes, "recording writes only the team")
 
 	o, err = w.complete(teamAct("t1"), "t1", CompleteRequest{Tile: 1, Recorded: 2, Players: []string{"t1-c"}, Complete: true})
 	require.NoError(t, err)
-	require.Equal(t, []string{EventCompletionsRecorded, EventPointsAwarded, EventTileCompleted, EventTilesRevealed}, eventTypes(o.Events))
+	require.Equal(t, []string{EventCompletionsRecorded, EventPointsAwarded, EventTileCompleted, EventTilesRevealed}, rulestest.Types(o.Events))
 	done := o.Events[2].Data.(TileCompletedData)
 	require.Equal(t, []string{"t1-b", "t1-b", "t1-c"}, done.Players)
 	require.Equal(t, 2, done.Position)
@@ -157,7 +158,7 @@ func TestCompleteRewardCooldownAndMoves(t *testing.T) {
 	tm.Cooldown = true
 	w.teams["t1"] = tm
 	o := w.finishTile("t1")
-	require.Contains(t, eventTypes(o.Events), EventPowerupGained)
+	require.Contains(t, rulestest.Types(o.Events), EventPowerupGained)
 	got := w.teams["t1"]
 	require.Equal(t, []string{PowerupSkip2}, got.Inventory)
 	require.False(t, got.Cooldown, "completing a tile clears the cooldown")
@@ -168,7 +169,7 @@ func TestCompleteRewardCooldownAndMoves(t *testing.T) {
 	w.teams["t1"] = got
 	w.apply(o)
 	o = w.finishTile("t1")
-	require.NotContains(t, eventTypes(o.Events), EventPowerupGained)
+	require.NotContains(t, rulestest.Types(o.Events), EventPowerupGained)
 	require.Equal(t, []string{PowerupSkip2}, w.teams["t1"].Inventory)
 	require.Equal(t, 400, w.points["t1-cap"], "two medium completions")
 
@@ -199,7 +200,7 @@ func TestWin(t *testing.T) {
 	require.Equal(t, "t2", w.g.Winner)
 	require.Equal(t, t0, w.g.FinishedAt)
 	require.Equal(t, FinalTile, w.teams["t2"].Position)
-	types := eventTypes(o.Events)
+	types := rulestest.Types(o.Events)
 	require.Equal(t, domain.EventGameOver, types[len(types)-1])
 	require.Equal(t, EventTeamWon, types[len(types)-2])
 	require.Equal(t, RaceOver{GameOver: domain.GameOver{Kind: Kind, Winners: []string{"t2"}, Losers: []string{"t1", "t3"},
