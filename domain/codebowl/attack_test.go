@@ -16,7 +16,7 @@ func TestAttackOutcomes(t *testing.T) {
 		// injury 10 + 5 × 4 = 30 %, rolls 31: unhurt.
 		got, out := move(t, base, "h1", "6,5", 50, 31)
 		require.Equal(t, []string{EventAttacked, EventPushed, EventFollowedUp, EventKnockedDown, EventInjuryRoll}, rulestest.Types(out.Events))
-		at := eventData[AttackedData](t, out.Events, EventAttacked)
+		at := rulestest.Data[AttackedData](t, out.Events, EventAttacked)
 		require.Equal(t, AttackedData{Side: Home, Attacker: "h1", Target: "a1", From: Square{5, 5}, At: Square{6, 5},
 			AttackerST: 4, TargetST: 4, Odds: AttackOdds{0, 50, 25, 25}, Roll: 50, Result: AttackKnockdown}, at)
 		q, _ := pos(t, got, "h1")
@@ -33,7 +33,7 @@ func TestAttackOutcomes(t *testing.T) {
 		_, st := pos(t, got, "a1")
 		require.Equal(t, StateDead, st)
 		require.Equal(t, PlayerKilledData{Side: Away, Coach: "ben", TeamID: "blues", Player: "a1", Name: "A1", Cause: CauseKnockedDown, By: "h1"},
-			eventData[PlayerKilledData](t, out.Events, EventPlayerKilled))
+			rulestest.Data[PlayerKilledData](t, out.Events, EventPlayerKilled))
 	})
 	t.Run("no effect", func(t *testing.T) {
 		got, out := move(t, base, "h1", "6,5", 75)
@@ -49,7 +49,7 @@ func TestAttackOutcomes(t *testing.T) {
 		got, out := move(t, base, "h1", "6,5", 76, 99)
 		require.Equal(t, []string{EventAttacked, EventKnockedDown, EventInjuryRoll, EventTurnover, EventTurnEnded, EventTurnStarted}, rulestest.Types(out.Events))
 		require.Equal(t, KnockedDownData{Side: Home, Player: "h1", At: Square{5, 5}, Cause: CauseAttackFailed, By: "a1"},
-			eventData[KnockedDownData](t, out.Events, EventKnockedDown))
+			rulestest.Data[KnockedDownData](t, out.Events, EventKnockedDown))
 		_, st := pos(t, got, "h1")
 		require.Equal(t, StateDown, st)
 		require.Equal(t, Away, got.Active)
@@ -98,7 +98,7 @@ func TestAttackStrengthAndAssists(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			m := scene(t, append(c.players, h(0, 0), a(19, 0))...)
 			_, out := move(t, m, "h1", "6,5", 100, 100)
-			at := eventData[AttackedData](t, out.Events, EventAttacked)
+			at := rulestest.Data[AttackedData](t, out.Events, EventAttacked)
 			require.Equal(t, c.adv, at.Odds.Advantage)
 			require.Equal(t, AttackChances(c.adv), at.Odds)
 			require.Equal(t, c.assists, at.Assists)
@@ -112,7 +112,7 @@ func TestPush(t *testing.T) {
 		m := scene(t, h(5, 5), h(0, 0), a(6, 5), a(7, 5))
 		got, out := move(t, m, "h1", "6,5", 1, 100)
 		to := Square{7, 4}
-		require.Equal(t, PushedData{Side: Away, Player: "a1", From: Square{6, 5}, To: &to}, eventData[PushedData](t, out.Events, EventPushed))
+		require.Equal(t, PushedData{Side: Away, Player: "a1", From: Square{6, 5}, To: &to}, rulestest.Data[PushedData](t, out.Events, EventPushed))
 		q, _ := pos(t, got, "a1")
 		require.Equal(t, to, q)
 	})
@@ -143,8 +143,8 @@ func TestPush(t *testing.T) {
 		m := scene(t, h(18, 5), h(0, 0), a(19, 5), a(10, 0))
 		got, out := move(t, m, "h1", "19,5", 1)
 		require.Equal(t, []string{EventAttacked, EventPushedOff, EventPlayerKilled, EventFollowedUp}, rulestest.Types(out.Events))
-		require.Equal(t, PushedData{Side: Away, Player: "a1", From: Square{19, 5}}, eventData[PushedData](t, out.Events, EventPushedOff))
-		require.Equal(t, CausePushedOff, eventData[PlayerKilledData](t, out.Events, EventPlayerKilled).Cause)
+		require.Equal(t, PushedData{Side: Away, Player: "a1", From: Square{19, 5}}, rulestest.Data[PushedData](t, out.Events, EventPushedOff))
+		require.Equal(t, CausePushedOff, rulestest.Data[PlayerKilledData](t, out.Events, EventPlayerKilled).Cause)
 		_, st := pos(t, got, "a1")
 		require.Equal(t, StateDead, st)
 		q, _ := pos(t, got, "h1")
@@ -185,7 +185,7 @@ func TestCarrierKnockedDown(t *testing.T) {
 		// Knockdown, a1 pushed to (7,5), unhurt (100); drop d9 = 6 → (8,5): rests.
 		got, out := move(t, m, "h1", "6,5", 1, 100, 6)
 		require.Equal(t, []string{EventAttacked, EventPushed, EventFollowedUp, EventKnockedDown, EventInjuryRoll, EventDropped, EventBallRests}, rulestest.Types(out.Events))
-		require.Equal(t, BallMoveData{From: Square{7, 5}, To: Square{8, 5}, Die: 6}, eventData[BallMoveData](t, out.Events, EventDropped))
+		require.Equal(t, BallMoveData{From: Square{7, 5}, To: Square{8, 5}, Die: 6}, rulestest.Data[BallMoveData](t, out.Events, EventDropped))
 		require.Equal(t, Ball{State: BallLoose, Pos: Square{8, 5}}, got.Ball)
 	})
 	t.Run("drops on himself: it bounces off", func(t *testing.T) {
@@ -206,7 +206,7 @@ func TestCarrierKnockedDown(t *testing.T) {
 		// 70 % − 10 (a1 is down: no; a2 far) = 70, rolls 70.
 		got, out := move(t, m, "h1", "6,5", 1, 100, 4, 70)
 		require.Equal(t, Ball{State: BallCarried, Pos: Square{6, 5}, Carrier: "h1"}, got.Ball)
-		require.False(t, eventData[BallRollData](t, out.Events, EventCaught).EnemyAdjacent, "a knocked-down enemy does not count")
+		require.False(t, rulestest.Data[BallRollData](t, out.Events, EventCaught).EnemyAdjacent, "a knocked-down enemy does not count")
 	})
 	t.Run("tripped carrier", func(t *testing.T) {
 		m := carriedBy(scene(t, h(5, 5), h(0, 0), a(6, 5), a(15, 0)), "h1")
@@ -229,14 +229,14 @@ func TestArmorInjury(t *testing.T) {
 	// ST 6 vs AR 4: 5 + 5 × 2 = 15 %.
 	_, out := move(t, m, "h1", "6,5", 1, 16)
 	require.Equal(t, InjuryRollData{Side: Away, Player: "a1", By: "h1", ByST: 6, Armor: true, AR: 4, Chance: 15, Roll: 16},
-		eventData[InjuryRollData](t, out.Events, EventInjuryRoll))
+		rulestest.Data[InjuryRollData](t, out.Events, EventInjuryRoll))
 	_, out = move(t, m, "h1", "6,5", 1, 15)
-	require.True(t, eventData[InjuryRollData](t, out.Events, EventInjuryRoll).Dead)
+	require.True(t, rulestest.Data[InjuryRollData](t, out.Events, EventInjuryRoll).Dead)
 
 	strong := scene(t, h(5, 5).stats(3, 4, 5), h(0, 0), a(6, 5).armor(5), a(15, 0))
 	strong.Options.Armor = true
 	_, out = move(t, strong, "h1", "6,5", 1, 1) // ST 3 below AR 5: 0 %, even a 1 is unhurt
-	d := eventData[InjuryRollData](t, out.Events, EventInjuryRoll)
+	d := rulestest.Data[InjuryRollData](t, out.Events, EventInjuryRoll)
 	require.Equal(t, 0, d.Chance)
 	require.False(t, d.Dead)
 }

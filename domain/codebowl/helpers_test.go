@@ -236,21 +236,6 @@ func expire(t testing.TB, m Match, late time.Duration, dice ...int) (Match, doma
 	return got, out
 }
 
-// eventData returns the data of the first event of type typ.
-func eventData[T any](t testing.TB, evs []domain.Event, typ string) T {
-	t.Helper()
-	for _, e := range evs {
-		if e.Type == typ {
-			d, ok := e.Data.(T)
-			require.True(t, ok, "%s data is %T", typ, e.Data)
-			return d
-		}
-	}
-	t.Fatalf("no %s event in %v", typ, rulestest.Types(evs))
-	var zero T
-	return zero
-}
-
 // allData returns the data of every event of type typ.
 func allData[T any](evs []domain.Event, typ string) []T {
 	var out []T

@@ -16,7 +16,7 @@ func TestMoveFree(t *testing.T) {
 	require.Equal(t, Square{6, 5}, q)
 	require.Equal(t, StateStanding, st)
 	require.Equal(t, []string{EventMoved, EventMoved, EventMoved, EventMoved}, rulestest.Types(out.Events))
-	require.Equal(t, MovedData{Side: Home, Player: "h1", From: Square{2, 2}, To: Square{3, 3}}, eventData[MovedData](t, out.Events, EventMoved))
+	require.Equal(t, MovedData{Side: Home, Player: "h1", From: Square{2, 2}, To: Square{3, 3}}, rulestest.Data[MovedData](t, out.Events, EventMoved))
 	require.Equal(t, MoveResult{Steps: 4}, out.Result)
 	require.True(t, got.Home.Players[0].Acted)
 	require.Equal(t, Home, got.Active, "h2 has not acted")
@@ -25,7 +25,7 @@ func TestMoveFree(t *testing.T) {
 	got, out = move(t, got, "h2", "3,8")
 	require.Equal(t, Away, got.Active)
 	require.Equal(t, []string{EventMoved, EventTurnEnded, EventTurnStarted}, rulestest.Types(out.Events))
-	require.Equal(t, TurnEndedData{Side: Home, Half: 1, Turn: 1, Reason: EndAllActed}, eventData[TurnEndedData](t, out.Events, EventTurnEnded))
+	require.Equal(t, TurnEndedData{Side: Home, Half: 1, Turn: 1, Reason: EndAllActed}, rulestest.Data[TurnEndedData](t, out.Events, EventTurnEnded))
 	require.False(t, got.Home.Players[0].Acted, "acted flags clear with the turn")
 }
 
@@ -87,7 +87,7 @@ func TestDodge(t *testing.T) {
 		got, out := move(t, m, "h1", "4,4 3,3", 50)
 		require.Equal(t, []string{EventDodged, EventMoved, EventMoved}, rulestest.Types(out.Events))
 		require.Equal(t, DodgeData{Side: Home, Player: "h1", From: Square{5, 5}, To: Square{4, 4}, AG: 4, EnemyAG: 5,
-			Tacklers: []string{"a1", "a2"}, Chance: 50, Roll: 50}, eventData[DodgeData](t, out.Events, EventDodged))
+			Tacklers: []string{"a1", "a2"}, Chance: 50, Roll: 50}, rulestest.Data[DodgeData](t, out.Events, EventDodged))
 		q, _ := pos(t, got, "h1")
 		require.Equal(t, Square{3, 3}, q)
 	})
@@ -99,17 +99,17 @@ func TestDodge(t *testing.T) {
 		q, st := pos(t, got, "h1")
 		require.Equal(t, Square{5, 5}, q)
 		require.Equal(t, StateDown, st)
-		require.Equal(t, KnockedDownData{Side: Home, Player: "h1", At: Square{5, 5}, Cause: CauseTripped, By: "a2"}, eventData[KnockedDownData](t, out.Events, EventKnockedDown))
-		require.Equal(t, InjuryRollData{Side: Home, Player: "h1", By: "a2", ByST: 6, Chance: 40, Roll: 41}, eventData[InjuryRollData](t, out.Events, EventInjuryRoll))
+		require.Equal(t, KnockedDownData{Side: Home, Player: "h1", At: Square{5, 5}, Cause: CauseTripped, By: "a2"}, rulestest.Data[KnockedDownData](t, out.Events, EventKnockedDown))
+		require.Equal(t, InjuryRollData{Side: Home, Player: "h1", By: "a2", ByST: 6, Chance: 40, Roll: 41}, rulestest.Data[InjuryRollData](t, out.Events, EventInjuryRoll))
 		require.Equal(t, Away, got.Active, "tripping is a turnover")
 		require.Equal(t, MoveResult{Turnover: EndTripped}, out.Result)
-		require.Equal(t, TurnoverData{Side: Home, Reason: EndTripped}, eventData[TurnoverData](t, out.Events, EventTurnover))
+		require.Equal(t, TurnoverData{Side: Home, Reason: EndTripped}, rulestest.Data[TurnoverData](t, out.Events, EventTurnover))
 	})
 	t.Run("tripped and killed", func(t *testing.T) {
 		got, out := move(t, m, "h1", "4,4", 90, 40)
 		require.Equal(t, []string{EventTripped, EventKnockedDown, EventInjuryRoll, EventPlayerKilled, EventTurnover, EventTurnEnded, EventTurnStarted}, rulestest.Types(out.Events))
 		require.Equal(t, PlayerKilledData{Side: Home, Coach: "ann", TeamID: "reds", Player: "h1", Name: "H1", Cause: CauseTripped, By: "a2"},
-			eventData[PlayerKilledData](t, out.Events, EventPlayerKilled))
+			rulestest.Data[PlayerKilledData](t, out.Events, EventPlayerKilled))
 		q, st := pos(t, got, "h1")
 		require.Equal(t, offPitch, q)
 		require.Equal(t, StateDead, st)
@@ -176,7 +176,7 @@ func TestPickup(t *testing.T) {
 		m := withBall(scene(t, h(2, 5), h(0, 0), a(4, 6)), 3, 5)
 		_, out := move(t, m, "h1", "3,5", 60)
 		require.Equal(t, BallRollData{Side: Home, Player: "h1", At: Square{3, 5}, AG: 4, EnemyAdjacent: true, Chance: 60, Roll: 60},
-			eventData[BallRollData](t, out.Events, EventPickedUp))
+			rulestest.Data[BallRollData](t, out.Events, EventPickedUp))
 	})
 	t.Run("failed: scatter and turnover", func(t *testing.T) {
 		m := withBall(scene(t, h(2, 5), h(0, 0), a(15, 5)), 3, 5)
@@ -215,7 +215,7 @@ func TestPickup(t *testing.T) {
 		got, out := move(t, m, "h1", "0,5", 71, 7, 26)
 		require.Equal(t, []string{EventMoved, EventPickupFailed, EventScattered, EventBallOut, EventBallRests,
 			EventTurnover, EventTurnEnded, EventTurnStarted}, rulestest.Types(out.Events))
-		require.Equal(t, BallMoveData{From: Square{-1, 5}, To: Square{5, 1}, Die: 26}, eventData[BallMoveData](t, out.Events, EventBallOut))
+		require.Equal(t, BallMoveData{From: Square{-1, 5}, To: Square{5, 1}, Die: 26}, rulestest.Data[BallMoveData](t, out.Events, EventBallOut))
 		require.Equal(t, Ball{State: BallLoose, Pos: Square{5, 1}}, got.Ball)
 	})
 	t.Run("out and onto a player", func(t *testing.T) {
@@ -232,7 +232,7 @@ func TestScoreByRunning(t *testing.T) {
 	m := carriedBy(scene(t, h(17, 5), h(0, 0), a(10, 0)), "h1")
 	got, out := move(t, m, "h1", "18,5 19,5")
 	require.Equal(t, []string{EventMoved, EventMoved, EventScored, EventTurnover, EventTurnEnded, EventSetupStarted}, rulestest.Types(out.Events))
-	require.Equal(t, ScoredData{Side: Home, Player: "h1", At: Square{19, 5}, Home: 1, Away: 0}, eventData[ScoredData](t, out.Events, EventScored))
+	require.Equal(t, ScoredData{Side: Home, Player: "h1", At: Square{19, 5}, Home: 1, Away: 0}, rulestest.Data[ScoredData](t, out.Events, EventScored))
 	require.Equal(t, MoveResult{Steps: 2, Scored: true, Turnover: EndScore}, out.Result)
 	require.Equal(t, 1, got.Home.Score)
 	require.Equal(t, PhaseSetup, got.Phase)

@@ -35,7 +35,7 @@ func TestTurnsAndHalftime(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		m, out = endTurn(t, m)
 		require.Equal(t, TurnEndedData{Side: seen[len(seen)-1], Half: 1, Turn: (i + 2) / 2, Reason: EndEndTurn},
-			eventData[TurnEndedData](t, out.Events, EventTurnEnded))
+			rulestest.Data[TurnEndedData](t, out.Events, EventTurnEnded))
 		seen = append(seen, m.Active)
 	}
 	require.Equal(t, []Side{Home, Away, Home, Away}, seen)
@@ -44,7 +44,7 @@ func TestTurnsAndHalftime(t *testing.T) {
 
 	m, out = endTurn(t, m) // away's second turn: the half is over
 	require.Equal(t, []string{EventTurnEnded, EventHalftime, EventSetupStarted}, rulestest.Types(out.Events))
-	require.Equal(t, HalftimeData{Home: 0, Away: 0, Offense: Away}, eventData[HalftimeData](t, out.Events, EventHalftime))
+	require.Equal(t, HalftimeData{Home: 0, Away: 0, Offense: Away}, rulestest.Data[HalftimeData](t, out.Events, EventHalftime))
 	require.Equal(t, 2, m.Half)
 	require.Equal(t, PhaseSetup, m.Phase)
 	require.Equal(t, Away, m.Offense, "the side that kicked first receives now")
@@ -148,7 +148,7 @@ func TestPlayTimeouts(t *testing.T) {
 	m := kickedOff(t, Options{})
 	m, out := expire(t, m, 3*time.Minute) // a late tick: as of the deadline
 	require.Equal(t, []string{EventTimedOut, EventTurnEnded, EventTurnStarted}, rulestest.Types(out.Events))
-	require.Equal(t, TurnEndedData{Side: Home, Half: 1, Turn: 1, Reason: EndTimeout}, eventData[TurnEndedData](t, out.Events, EventTurnEnded))
+	require.Equal(t, TurnEndedData{Side: Home, Half: 1, Turn: 1, Reason: EndTimeout}, rulestest.Data[TurnEndedData](t, out.Events, EventTurnEnded))
 	require.Equal(t, Away, m.Active)
 	require.Equal(t, 1, m.Home.Timeouts)
 	require.Equal(t, t0.Add(2*DefaultTurnSeconds*time.Second), m.Deadline)

@@ -125,21 +125,6 @@ func gameOver(t testing.TB, evs []domain.Event) *domain.GameOver {
 	return found
 }
 
-// eventData returns the data of the first event of type typ.
-func eventData[T any](t testing.TB, evs []domain.Event, typ string) T {
-	t.Helper()
-	for _, e := range evs {
-		if e.Type == typ {
-			d, ok := e.Data.(T)
-			require.True(t, ok, "%s data is %T", typ, e.Data)
-			return d
-		}
-	}
-	t.Fatalf("no %s event in %v", typ, rulestest.Types(evs))
-	var zero T
-	return zero
-}
-
 // checkInvariants checks what must hold of every reachable state.
 func checkInvariants(t testing.TB, m Match) {
 	t.Helper()

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 // maxSteps bounds one random game; every game must end well within it.
@@ -126,7 +127,7 @@ func checkStep(t testing.TB, prev, next Match, out domain.Outcome) {
 	require.Equal(t, prev.Host.ID, next.Host.ID)
 	require.GreaterOrEqual(t, next.Turn, prev.Turn)
 	if next.Phase == PhaseGameplay && next.Turn != prev.Turn && next.TurnSeconds > 0 {
-		require.Equal(t, next.TurnDeadline, eventData[TurnStartedData](t, out.Events, EventTurnStarted).Deadline)
+		require.Equal(t, next.TurnDeadline, rulestest.Data[TurnStartedData](t, out.Events, EventTurnStarted).Deadline)
 	}
 	for _, e := range out.Events {
 		if e.Type != domain.EventGameOver || !next.Draw {

@@ -359,7 +359,7 @@ func TestRoll(t *testing.T) {
 				require.Equal(t, tt.host, got.Host.Score, "host score")
 				require.Equal(t, tt.opp, got.Opponent.Score, "opponent score")
 				require.Zero(t, got.Host.Timeouts, "acting resets the timeouts")
-				rolled := eventData[RolledData](t, out.Events, EventRolled)
+				rolled := rulestest.Data[RolledData](t, out.Events, EventRolled)
 				require.Equal(t, RolledData{Dice: tt.dice, Class: tt.class, Points: tt.points, TurnScore: tt.turnScore,
 					Multiplier: tt.multAfter, OpponentPoints: tt.gift, ScoreReset: tt.scoreReset, TurnOver: tt.turnOver}, rolled)
 				require.Equal(t, "alice", out.Events[0].Player)
@@ -374,10 +374,10 @@ func TestRoll(t *testing.T) {
 					require.Zero(t, got.TurnRolls)
 					require.Equal(t, 1, got.Multiplier, "the multiplier resets with the turn")
 					require.Equal(t, now.Add(30*time.Second), got.TurnDeadline)
-					ended := eventData[TurnEndedData](t, out.Events, EventTurnEnded)
+					ended := rulestest.Data[TurnEndedData](t, out.Events, EventTurnEnded)
 					require.Equal(t, Seat("host"), ended.Seat)
 					require.Contains(t, []string{EndSingleOne, EndDoubleSix}, ended.Reason)
-					started := eventData[TurnStartedData](t, out.Events, EventTurnStarted)
+					started := rulestest.Data[TurnStartedData](t, out.Events, EventTurnStarted)
 					require.Equal(t, TurnStartedData{Turn: 2, Seat: SeatOpponent, Deadline: now.Add(30 * time.Second)}, started)
 				} else {
 					require.Equal(t, SeatHost, got.CurrentTurn)
@@ -401,7 +401,7 @@ func TestLastLineSingleOneWins(t *testing.T) {
 	require.Equal(t, PhaseGameOver, got.Phase)
 	require.Equal(t, 0, got.Host.Score)
 	require.Equal(t, 100, got.Opponent.Score)
-	banked := eventData[BankedData](t, out.Events, EventBanked)
+	banked := rulestest.Data[BankedData](t, out.Events, EventBanked)
 	require.Equal(t, BankedData{Amount: 40, Taken: 15, Score: 100, OpponentScore: 0, Cause: EndSingleOne}, banked)
 	require.Equal(t, &domain.GameOver{Kind: "dashdice", Mode: "last-line", Winners: []string{"bob"}, Losers: []string{"alice"}, Reason: ReasonTarget, Players: []string{"alice", "bob"}},
 		gameOver(t, out.Events))
@@ -452,11 +452,11 @@ func TestBank(t *testing.T) {
 			}
 			require.Equal(t, BankResult{Banked: banked, Bust: tt.bust, Score: tt.wantHost, OpponentScore: tt.wantOpp, GameOver: tt.win}, out.Result)
 			if tt.bust {
-				require.Equal(t, BustData{Amount: tt.ts, Score: tt.host}, eventData[BustData](t, out.Events, EventBust))
-				require.Equal(t, EndBust, eventData[TurnEndedData](t, out.Events, EventTurnEnded).Reason)
+				require.Equal(t, BustData{Amount: tt.ts, Score: tt.host}, rulestest.Data[BustData](t, out.Events, EventBust))
+				require.Equal(t, EndBust, rulestest.Data[TurnEndedData](t, out.Events, EventTurnEnded).Reason)
 			} else {
 				require.Equal(t, BankedData{Amount: tt.ts, Taken: tt.taken, Score: tt.wantHost, OpponentScore: tt.wantOpp, Cause: EndBank},
-					eventData[BankedData](t, out.Events, EventBanked))
+					rulestest.Data[BankedData](t, out.Events, EventBanked))
 			}
 			g := gameOver(t, out.Events)
 			if tt.win {
@@ -590,7 +590,7 @@ func TestExpireGameplay(t *testing.T) {
 			if tt.bust {
 				require.Contains(t, rulestest.Types(out.Events), EventBust)
 			} else {
-				require.Equal(t, EndTimeout, eventData[BankedData](t, out.Events, EventBanked).Cause)
+				require.Equal(t, EndTimeout, rulestest.Data[BankedData](t, out.Events, EventBanked).Cause)
 			}
 			if tt.win {
 				require.Equal(t, PhaseGameOver, got.Phase)
@@ -603,7 +603,7 @@ func TestExpireGameplay(t *testing.T) {
 			require.Equal(t, 1, got.Multiplier)
 			require.Zero(t, got.TurnScore)
 			require.Equal(t, deadline.Add(30*time.Second), got.TurnDeadline)
-			require.Equal(t, EndTimeout, eventData[TurnEndedData](t, out.Events, EventTurnEnded).Reason)
+			require.Equal(t, EndTimeout, rulestest.Data[TurnEndedData](t, out.Events, EventTurnEnded).Reason)
 		})
 	}
 }

@@ -26,3 +26,21 @@ func Types(evs []domain.Event) []string {
 	}
 	return out
 }
+
+// Data returns the data of the first event of type typ in evs, failing t
+// when there is none or its data is not a T.
+func Data[T any](t testing.TB, evs []domain.Event, typ string) T {
+	t.Helper()
+	for _, e := range evs {
+		if e.Type == typ {
+			d, ok := e.Data.(T)
+			if !ok {
+				t.Fatalf("%s data is %T, not %T", typ, e.Data, d)
+			}
+			return d
+		}
+	}
+	t.Fatalf("no %s event in %v", typ, Types(evs))
+	var zero T
+	return zero
+}
