@@ -141,29 +141,39 @@ func (s *step) ready(i int) error {
 	return nil
 }
 
-// move: payload {"troop": 3, "q": 1, "r": -2}. One move per troop per turn,
-// before it attacks; the path costs at most its mobility.
+// troopTo decodes the payload of move and attack, {"troop": 3, "q": 1,
+// "r": -2}, for the caller whose turn it is: their seat, the troop's index
+// and the hex.
 //
-// Errors: EINVALID (troop, q/r: not a hex it can reach and stop on),
-// ECONFLICT (not your turn, bought this turn, already moved or attacked).
-func (s *step) move(a domain.Actor, p []byte) error {
+// Errors: EINVALID (the payload, troop, q/r), ECONFLICT (not your turn).
+func (s *step) troopTo(a domain.Actor, p []byte, what string) (Seat, int, Hex, error) {
 	var req struct {
 		Troop *int `json:"troop"`
 		Q     *int `json:"q"`
 		R     *int `json:"r"`
 	}
 	if err := domain.DecodePayload(p, &req); err != nil {
-		return err
+		return 0, 0, Hex{}, err
 	}
-	seat, err := s.myTurn(a, "move")
+	seat, err := s.myTurn(a, what)
 	if err != nil {
-		return err
+		return 0, 0, Hex{}, err
 	}
 	i, err := s.ownTroop(seat, req.Troop, "troop")
 	if err != nil {
-		return err
+		return 0, 0, Hex{}, err
 	}
 	h, err := s.hex(req.Q, req.R)
+	return seat, i, h, err
+}
+
+// move: payload {"troop": 3, "q": 1, "r": -2}. One move per troop per turn,
+// before it attacks; the path costs at most its mobility.
+//
+// Errors: EINVALID (troop, q/r: not a hex it can reach and stop on),
+// ECONFLICT (not your turn, bought this turn, already moved or attacked).
+func (s *step) move(a domain.Actor, p []byte) error {
+	seat, i, h, err := s.troopTo(a, p, "move")
 	if err != nil {
 		return err
 	}
@@ -219,23 +229,7 @@ func fieldError(field string, err error) error {
 // ECONFLICT (not your turn, the first player's first turn, bought this turn,
 // already attacked).
 func (s *step) attackAction(a domain.Actor, p []byte) error {
-	var req struct {
-		Troop *int `json:"troop"`
-		Q     *int `json:"q"`
-		R     *int `json:"r"`
-	}
-	if err := domain.DecodePayload(p, &req); err != nil {
-		return err
-	}
-	seat, err := s.myTurn(a, "attack")
-	if err != nil {
-		return err
-	}
-	i, err := s.ownTroop(seat, req.Troop, "troop")
-	if err != nil {
-		return err
-	}
-	h, err := s.hex(req.Q, req.R)
+	_, i, h, err := s.troopTo(a, p, "attack")
 	if err != nil {
 		return err
 	}

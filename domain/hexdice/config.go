@@ -3,6 +3,7 @@ package hexdice
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/meeple-games/meeple/domain"
 )
@@ -248,19 +249,32 @@ func check(errs ...error) error {
 	return nil
 }
 
-func (c Config) validate() error {
-	if len(c.Units) != len(UnitTypes) {
-		for k := range c.Units {
-			if !slices.Contains(UnitTypes, k) {
-				return fmt.Errorf("unknown unit type %q (want marine, sniper, hoverbike, mech)", k)
+// sameKeys checks that m has exactly the keys want: a key it does not know
+// is "unknown", one it lacks is "{path}.{key} is missing".
+func sameKeys[K ~string, V any](path, noun string, m map[K]V, want []K) error {
+	for k := range m {
+		if !slices.Contains(want, k) {
+			names := make([]string, len(want))
+			for i, w := range want {
+				names[i] = string(w)
 			}
+			return fmt.Errorf("unknown %s %q (want %s)", noun, k, strings.Join(names, ", "))
 		}
 	}
-	for _, k := range UnitTypes {
-		u, ok := c.Units[k]
-		if !ok {
-			return fmt.Errorf("units.%s is missing", k)
+	for _, k := range want {
+		if _, ok := m[k]; !ok {
+			return fmt.Errorf("%s.%s is missing", path, k)
 		}
+	}
+	return nil
+}
+
+func (c Config) validate() error {
+	if err := sameKeys("units", "unit type", c.Units, UnitTypes); err != nil {
+		return err
+	}
+	for _, k := range UnitTypes {
+		u := c.Units[k]
 		f := "units." + string(k) + "."
 		if err := check(
 			between(f+"cost", u.Cost, 1, 100000),
@@ -277,18 +291,11 @@ func (c Config) validate() error {
 			return fmt.Errorf("%sdamage %v", f, err)
 		}
 	}
-	if len(c.Structures) != len(structureKinds) {
-		for k := range c.Structures {
-			if !slices.Contains(structureKinds, k) {
-				return fmt.Errorf("unknown structure kind %q (want outpost, commandCenter, hq)", k)
-			}
-		}
+	if err := sameKeys("structures", "structure kind", c.Structures, structureKinds); err != nil {
+		return err
 	}
 	for _, k := range structureKinds {
-		s, ok := c.Structures[k]
-		if !ok {
-			return fmt.Errorf("structures.%s is missing", k)
-		}
+		s := c.Structures[k]
 		f := "structures." + string(k) + "."
 		if err := check(
 			between(f+"hp", s.HP, 1, 1000),
@@ -306,18 +313,11 @@ func (c Config) validate() error {
 	if !c.Structures[HQ].Spawn {
 		return fmt.Errorf("structures.hq.spawn must be true: the HQ is where a player's first troops appear")
 	}
-	if len(c.Terrain) != len(terrains) {
-		for k := range c.Terrain {
-			if !slices.Contains(terrains[:], k) {
-				return fmt.Errorf("unknown terrain %q (want plains, forest, hills, water, mountains)", k)
-			}
-		}
+	if err := sameKeys("terrain", "terrain", c.Terrain, terrains[:]); err != nil {
+		return err
 	}
 	for _, k := range terrains {
-		t, ok := c.Terrain[k]
-		if !ok {
-			return fmt.Errorf("terrain.%s is missing", k)
-		}
+		t := c.Terrain[k]
 		f := "terrain." + string(k) + "."
 		if t.Passable {
 			if err := between(f+"cost", t.Cost, 1, 10); err != nil {
@@ -333,18 +333,11 @@ func (c Config) validate() error {
 	if !c.Terrain[Plains].Passable {
 		return fmt.Errorf("terrain.plains.passable must be true: structures and carved paths stand on plains")
 	}
-	if len(c.Sizes) != len(Sizes) {
-		for k := range c.Sizes {
-			if !slices.Contains(Sizes, k) {
-				return fmt.Errorf("unknown map size %q (want small, medium, large)", k)
-			}
-		}
+	if err := sameKeys("sizes", "map size", c.Sizes, Sizes); err != nil {
+		return err
 	}
 	for _, k := range Sizes {
-		s, ok := c.Sizes[k]
-		if !ok {
-			return fmt.Errorf("sizes.%s is missing", k)
-		}
+		s := c.Sizes[k]
 		f := "sizes." + string(k) + "."
 		if err := check(
 			between(f+"radius", s.Radius, 3, 30),
