@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 func TestBounceChainIsCut(t *testing.T) {
@@ -16,7 +18,7 @@ func TestBounceChainIsCut(t *testing.T) {
 	s.land(Square{5, 5})
 	require.Equal(t, Ball{State: BallLoose, Pos: Square{4, 4}}, s.m.Ball)
 	require.Equal(t, EventBallRests, s.events[len(s.events)-1].Type)
-	require.Len(t, allData[BallRollData](s.events, EventCatchFailed), maxBounces)
+	require.Len(t, rulestest.All[BallRollData](t, s.events, EventCatchFailed), maxBounces)
 	checkInvariants(t, s.m)
 }
 

@@ -236,32 +236,6 @@ func expire(t testing.TB, m Match, late time.Duration, dice ...int) (Match, doma
 	return got, out
 }
 
-// allData returns the data of every event of type typ.
-func allData[T any](evs []domain.Event, typ string) []T {
-	var out []T
-	for _, e := range evs {
-		if e.Type == typ {
-			out = append(out, e.Data.(T))
-		}
-	}
-	return out
-}
-
-// gameOver returns the single GameOver in evs, or nil when there is none.
-func gameOver(t testing.TB, evs []domain.Event) *domain.GameOver {
-	t.Helper()
-	var found *domain.GameOver
-	for _, e := range evs {
-		if e.Type == domain.EventGameOver {
-			require.Nil(t, found, "two gameOver events")
-			g, ok := e.Data.(domain.GameOver)
-			require.True(t, ok, "gameOver data is %T", e.Data)
-			found = &g
-		}
-	}
-	return found
-}
-
 // checkInvariants checks what must hold of every reachable state, and
 // returns its JSON.
 func checkInvariants(t testing.TB, m Match) string {

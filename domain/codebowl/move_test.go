@@ -118,8 +118,8 @@ func TestDodge(t *testing.T) {
 	t.Run("each tackle zone left", func(t *testing.T) {
 		// From (5,5) to (5,4): still next to a1 (6,5); then (5,3): free.
 		got, out := move(t, m, "h1", "5,4 5,3", 10, 20)
-		require.Len(t, allData[DodgeData](out.Events, EventDodged), 2)
-		require.Equal(t, []string{"a1"}, allData[DodgeData](out.Events, EventDodged)[1].Tacklers)
+		require.Len(t, rulestest.All[DodgeData](t, out.Events, EventDodged), 2)
+		require.Equal(t, []string{"a1"}, rulestest.All[DodgeData](t, out.Events, EventDodged)[1].Tacklers)
 		q, _ := pos(t, got, "h1")
 		require.Equal(t, Square{5, 3}, q)
 	})

@@ -329,7 +329,7 @@ func (g *game) checkLegal(m Match) {
 func (g *game) checkStep(prev, next Match, out domain.Outcome) {
 	t := g.t
 	t.Helper()
-	over := gameOver(t, out.Events)
+	over := rulestest.GameOver(t, out.Events)
 	ended := prev.Phase != PhaseOver && next.Phase == PhaseOver
 	require.Equal(t, ended && !next.Cancelled(), over != nil, "a gameOver event exactly when a match ends with a result")
 	if over != nil {
@@ -346,7 +346,7 @@ func (g *game) checkStep(prev, next Match, out domain.Outcome) {
 	require.GreaterOrEqual(t, next.Home.Turns+next.Away.Turns, prev.Home.Turns+prev.Away.Turns)
 	// Dead players never return; every death is announced once.
 	killed := map[string]bool{}
-	for _, k := range allData[PlayerKilledData](out.Events, EventPlayerKilled) {
+	for _, k := range rulestest.All[PlayerKilledData](t, out.Events, EventPlayerKilled) {
 		require.False(t, killed[k.Player], "%s killed twice", k.Player)
 		killed[k.Player] = true
 		require.Equal(t, next.side(k.Side).Coach, k.Coach)

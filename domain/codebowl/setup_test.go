@@ -129,7 +129,7 @@ func TestWaitingEnds(t *testing.T) {
 		require.True(t, m.Cancelled())
 		require.Equal(t, t0.Add(JoinWindow), m.EndedAt, "as of the deadline")
 		require.Equal(t, []string{EventCancelled}, rulestest.Types(out.Events))
-		require.Nil(t, gameOver(t, out.Events), "no result")
+		require.Nil(t, rulestest.GameOver(t, out.Events), "no result")
 	})
 	t.Run("the home coach leaves", func(t *testing.T) {
 		m, out := act(t, waiting(t, Options{}), ann, ActionForfeit, `{}`, t0)
@@ -223,7 +223,7 @@ func TestKickoffCatchChain(t *testing.T) {
 	m, out := act(t, m, ann, ActionPlace, placeBody(ps), t0, 49, 71, 5, 95, 7, 70)
 	require.Equal(t, []string{EventPlaced, EventKickoff, EventCatchFailed, EventScattered, EventCatchFailed, EventScattered, EventCaught, EventTurnStarted}, rulestest.Types(out.Events))
 	require.Equal(t, Ball{State: BallCarried, Pos: Square{7, 5}, Carrier: "reds.3"}, m.Ball)
-	fails := allData[BallRollData](out.Events, EventCatchFailed)
+	fails := rulestest.All[BallRollData](t, out.Events, EventCatchFailed)
 	require.Equal(t, BallRollData{Side: Home, Player: "reds.1", At: Square{8, 4}, AG: 4, Chance: 70, Roll: 71}, fails[0])
 	require.Equal(t, Home, m.Active, "a failed catch at the kick-off is no turnover")
 }

@@ -64,7 +64,7 @@ func TestTurnsAndHalftime(t *testing.T) {
 	require.Equal(t, PhaseOver, m.Phase)
 	require.True(t, m.Draw)
 	require.Equal(t, ReasonPoints, m.EndReason)
-	g := gameOver(t, out.Events)
+	g := rulestest.GameOver(t, out.Events)
 	require.Equal(t, domain.GameOver{Kind: Kind, Draw: true, Players: []string{"ann", "ben"}, Reason: ReasonPoints}, *g)
 	require.Equal(t, &Summary{Home: SideSummary{Turns: 4}, Away: SideSummary{Turns: 4}, Turns: 8}, m.Summary)
 	require.Empty(t, Rules{}.Legal(m, ann))
@@ -99,7 +99,7 @@ func TestWinByPoints(t *testing.T) {
 	require.Equal(t, "ben", got.Winner)
 	require.Equal(t, Away, got.WinnerSide)
 	require.Equal(t, domain.GameOver{Kind: Kind, Winners: []string{"ben"}, Losers: []string{"ann"}, Players: []string{"ann", "ben"}, Reason: ReasonPoints},
-		*gameOver(t, out.Events))
+		*rulestest.GameOver(t, out.Events))
 	require.Equal(t, "ben", out.Events[len(out.Events)-1].Player, "the gameOver event names the winner")
 	require.Equal(t, SideSummary{Score: 2}, got.Summary.Away)
 }

@@ -110,21 +110,6 @@ func expire(t testing.TB, m Match, late time.Duration) (Match, domain.Outcome) {
 	return got, out
 }
 
-// gameOver returns the single GameOver in evs, or nil when there is none.
-func gameOver(t testing.TB, evs []domain.Event) *domain.GameOver {
-	t.Helper()
-	var found *domain.GameOver
-	for _, e := range evs {
-		if e.Type == domain.EventGameOver {
-			require.Nil(t, found, "two gameOver events")
-			g, ok := e.Data.(domain.GameOver)
-			require.True(t, ok, "gameOver data is %T", e.Data)
-			found = &g
-		}
-	}
-	return found
-}
-
 // checkInvariants checks what must hold of every reachable state.
 func checkInvariants(t testing.TB, m Match) {
 	t.Helper()

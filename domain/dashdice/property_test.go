@@ -115,7 +115,7 @@ func randomAction(r *rand.Rand, m Match) domain.Action {
 // checkStep checks how a state may change in one step.
 func checkStep(t testing.TB, prev, next Match, out domain.Outcome) {
 	t.Helper()
-	g := gameOver(t, out.Events)
+	g := rulestest.GameOver(t, out.Events)
 	ended := prev.Phase != PhaseGameOver && next.Phase == PhaseGameOver
 	require.Equal(t, ended && !next.Cancelled(), g != nil, "a gameOver event exactly when a match ends with a result")
 	if g != nil {

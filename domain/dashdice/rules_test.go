@@ -404,7 +404,7 @@ func TestLastLineSingleOneWins(t *testing.T) {
 	banked := rulestest.Data[BankedData](t, out.Events, EventBanked)
 	require.Equal(t, BankedData{Amount: 40, Taken: 15, Score: 100, OpponentScore: 0, Cause: EndSingleOne}, banked)
 	require.Equal(t, &domain.GameOver{Kind: "dashdice", Mode: "last-line", Winners: []string{"bob"}, Losers: []string{"alice"}, Reason: ReasonTarget, Players: []string{"alice", "bob"}},
-		gameOver(t, out.Events))
+		rulestest.GameOver(t, out.Events))
 	require.True(t, out.Result.(RollResult).GameOver)
 }
 
@@ -458,7 +458,7 @@ func TestBank(t *testing.T) {
 				require.Equal(t, BankedData{Amount: tt.ts, Taken: tt.taken, Score: tt.wantHost, OpponentScore: tt.wantOpp, Cause: EndBank},
 					rulestest.Data[BankedData](t, out.Events, EventBanked))
 			}
-			g := gameOver(t, out.Events)
+			g := rulestest.GameOver(t, out.Events)
 			if tt.win {
 				require.Equal(t, PhaseGameOver, got.Phase)
 				require.Equal(t, "alice", got.Winner)
@@ -502,7 +502,7 @@ func TestTrueGritEnd(t *testing.T) {
 			m := playing(t, "true-grit", SeatHost)
 			m.TurnScore = tt.first
 			m, out := act(t, m, alice, ActionRoll, `{}`, t0, 1, 4)
-			require.Nil(t, gameOver(t, out.Events))
+			require.Nil(t, rulestest.GameOver(t, out.Events))
 			require.Equal(t, tt.first, m.Host.Score)
 			require.Equal(t, SeatOpponent, m.CurrentTurn)
 			m.TurnScore = tt.second
@@ -520,7 +520,7 @@ func TestTrueGritEnd(t *testing.T) {
 				}
 				want.Winners, want.Losers = []string{tt.winner}, []string{loser}
 			}
-			require.Equal(t, want, gameOver(t, out.Events))
+			require.Equal(t, want, rulestest.GameOver(t, out.Events))
 			require.True(t, out.Result.(RollResult).GameOver)
 		})
 	}
@@ -534,7 +534,7 @@ func TestExpireWaiting(t *testing.T) {
 	require.True(t, got.Cancelled())
 	require.Equal(t, t0.Add(JoinWindow), got.EndedAt, "as of the deadline, not the late tick")
 	require.Empty(t, got.Winner)
-	require.Nil(t, gameOver(t, out.Events), "a cancelled match has no result")
+	require.Nil(t, rulestest.GameOver(t, out.Events), "a cancelled match has no result")
 	require.Equal(t, []domain.Event{{Type: EventCancelled, Player: "alice", Data: CancelledData{Reason: "noOpponent"}}}, out.Events)
 	for _, e := range out.Events {
 		require.NotEqual(t, domain.EventGameOver, e.Type, "nothing for the effects")
@@ -596,7 +596,7 @@ func TestExpireGameplay(t *testing.T) {
 				require.Equal(t, PhaseGameOver, got.Phase)
 				require.Equal(t, "alice", got.Winner)
 				require.Equal(t, deadline, got.EndedAt)
-				require.NotNil(t, gameOver(t, out.Events))
+				require.NotNil(t, rulestest.GameOver(t, out.Events))
 				return
 			}
 			require.Equal(t, SeatOpponent, got.CurrentTurn)
@@ -618,7 +618,7 @@ func TestExpireTrueGritEnds(t *testing.T) {
 	require.Equal(t, PhaseGameOver, m.Phase)
 	require.Equal(t, "alice", m.Winner)
 	require.Equal(t, ReasonScore, m.EndReason)
-	require.NotNil(t, gameOver(t, out.Events))
+	require.NotNil(t, rulestest.GameOver(t, out.Events))
 }
 
 func TestExpireChainsAsOfDeadlines(t *testing.T) {
@@ -661,7 +661,7 @@ func TestAbandon(t *testing.T) {
 		require.Equal(t, []string{EventTimedOut, EventBanked, EventForfeited, domain.EventGameOver}, rulestest.Types(out.Events))
 		require.Equal(t, ForfeitedData{Seat: SeatOpponent, Reason: ReasonAbandoned}, out.Events[2].Data)
 		require.Equal(t, &domain.GameOver{Kind: "dashdice", Mode: "classic", Winners: []string{"alice"}, Losers: []string{"bob"}, Reason: ReasonAbandoned, Players: []string{"alice", "bob"}},
-			gameOver(t, out.Events))
+			rulestest.GameOver(t, out.Events))
 	})
 	t.Run("acting resets the count", func(t *testing.T) {
 		m := playing(t, "classic", SeatHost)
@@ -678,7 +678,7 @@ func TestAbandon(t *testing.T) {
 		m, out := expire(t, m, 0) // bob 3
 		require.Equal(t, PhaseGameOver, m.Phase)
 		require.Equal(t, "alice", m.Winner)
-		require.NotNil(t, gameOver(t, out.Events))
+		require.NotNil(t, rulestest.GameOver(t, out.Events))
 	})
 }
 
@@ -717,7 +717,7 @@ func TestForfeit(t *testing.T) {
 		m, out := act(t, waiting(t, "classic"), alice, ActionForfeit, payload("forfeit", ""), t0.Add(time.Minute))
 		require.True(t, m.Cancelled())
 		require.Equal(t, ForfeitResult{Cancelled: true}, out.Result)
-		require.Nil(t, gameOver(t, out.Events))
+		require.Nil(t, rulestest.GameOver(t, out.Events))
 		require.Equal(t, []domain.Event{{Type: EventCancelled, Player: "alice", Data: CancelledData{Reason: "hostLeft"}}}, out.Events)
 	})
 	for _, tt := range []struct {
@@ -743,7 +743,7 @@ func TestForfeit(t *testing.T) {
 			require.Equal(t, []string{EventForfeited, domain.EventGameOver}, rulestest.Types(out.Events))
 			require.Equal(t, tt.who.ID, out.Events[0].Player)
 			require.Equal(t, &domain.GameOver{Kind: "dashdice", Mode: m.Mode.ID, Winners: []string{tt.winner}, Losers: []string{tt.who.ID}, Reason: ReasonForfeit, Players: []string{"alice", "bob"}},
-				gameOver(t, out.Events))
+				rulestest.GameOver(t, out.Events))
 		})
 	}
 	t.Run("errors", func(t *testing.T) {
@@ -775,7 +775,7 @@ func TestRematch(t *testing.T) {
 	require.Equal(t, id, m.RematchID)
 	require.Equal(t, RematchResult{RematchID: id}, out.Result)
 	require.Equal(t, []string{EventRematchRequested, EventRematchCreated}, rulestest.Types(out.Events))
-	require.Nil(t, gameOver(t, out.Events))
+	require.Nil(t, rulestest.GameOver(t, out.Events))
 	require.Len(t, out.Spawn, 1)
 	require.Equal(t, id, out.Spawn[0].ID)
 	next, ok := out.Spawn[0].State.(Match)

@@ -6,6 +6,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 // duel returns rules and a game on a plains test map with terrain and sites
@@ -202,7 +204,7 @@ func TestCombat(t *testing.T) {
 				Troop{ID: 1, Owner: 0, Type: tt.att.unit, Hex: tt.att.hex, HP: tt.att.hp},
 				Troop{ID: 2, Owner: 1, Type: tt.def.unit, Hex: tt.def.hex, HP: tt.def.hp})
 			g, out := act(t, r, g, alice, ActionAttack, `{"troop":1,`+hexJSON(tt.def.hex)+`}`, t0, tt.dice...)
-			got := eventsOf[AttackData](t, out.Events, EventAttacked)
+			got := rulestest.All[AttackData](t, out.Events, EventAttacked)
 			require.Len(t, got, len(tt.want))
 			for i := range got {
 				got[i].Attacker, got[i].Target = Unit{}, Unit{}
@@ -221,12 +223,12 @@ func TestCombat(t *testing.T) {
 			if tt.wantDef == 0 {
 				require.Equal(t, 1, g.Players[0].Kills)
 				require.Equal(t, 1, g.Players[1].Losses)
-				k := eventsOf[TroopKilledData](t, out.Events, EventTroopKilled)
+				k := rulestest.All[TroopKilledData](t, out.Events, EventTroopKilled)
 				require.Equal(t, []TroopKilledData{{Troop: 2, Owner: 1, Type: tt.def.unit, Hex: tt.def.hex, Cause: CauseAttack, By: 0}}, k)
 			}
 			if tt.wantAtt == 0 {
 				require.Equal(t, 1, g.Players[1].Kills)
-				require.Equal(t, CauseCounter, eventsOf[TroopKilledData](t, out.Events, EventTroopKilled)[0].Cause)
+				require.Equal(t, CauseCounter, rulestest.All[TroopKilledData](t, out.Events, EventTroopKilled)[0].Cause)
 			}
 		})
 	}
@@ -286,7 +288,7 @@ func TestAttackStructures(t *testing.T) {
 			}
 			st := structure(t, g, tt.target)
 			g, out := act(t, r, g, alice, ActionAttack, `{"troop":1,`+hexJSON(st.Hex)+`}`, t0, tt.dice...)
-			got := eventsOf[AttackData](t, out.Events, EventAttacked)
+			got := rulestest.All[AttackData](t, out.Events, EventAttacked)
 			require.Len(t, got, 1)
 			tt.want.Attacker = Unit{Troop: 1, Owner: 0, Hex: tt.from}
 			tt.want.Target = Unit{Structure: tt.target, Owner: st.Owner, Hex: st.Hex}
@@ -296,11 +298,11 @@ func TestAttackStructures(t *testing.T) {
 			require.Equal(t, tt.wantOwner, after.Owner)
 			if tt.wantOwner != st.Owner {
 				require.Equal(t, []CapturedData{{Structure: tt.target, Kind: st.Kind, From: st.Owner, To: 0, HP: 1}},
-					eventsOf[CapturedData](t, out.Events, EventCaptured))
+					rulestest.All[CapturedData](t, out.Events, EventCaptured))
 			}
 			require.Equal(t, tt.over, g.Phase == PhaseOver)
 			if tt.over {
-				over := gameOver(t, out.Events)
+				over := rulestest.GameOver(t, out.Events)
 				require.Equal(t, &domain.GameOver{Kind: Kind, Mode: "alternating", Winners: []string{"alice"}, Losers: []string{"bob"},
 					Players: []string{"alice", "bob"}, Reason: ReasonHQ}, over)
 				require.Equal(t, Seat(0), g.Result.Winner)

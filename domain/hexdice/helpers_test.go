@@ -168,34 +168,6 @@ func setStructure(g Game, id string, f func(*Structure)) Game {
 	return g
 }
 
-// eventsOf returns the data of every event of type typ.
-func eventsOf[T any](t testing.TB, evs []domain.Event, typ string) []T {
-	t.Helper()
-	var out []T
-	for _, e := range evs {
-		if e.Type == typ {
-			d, ok := e.Data.(T)
-			require.True(t, ok, "%s data is %T", typ, e.Data)
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// gameOver returns the single GameOver in evs, or nil.
-func gameOver(t testing.TB, evs []domain.Event) *domain.GameOver {
-	t.Helper()
-	var found *domain.GameOver
-	for _, e := range evs {
-		if e.Type == domain.EventGameOver {
-			require.Nil(t, found, "two gameOver events")
-			g := e.Data.(domain.GameOver)
-			found = &g
-		}
-	}
-	return found
-}
-
 // hexJSON writes the "q" and "r" fields.
 func hexJSON(h Hex) string {
 	b, _ := json.Marshal(h)

@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 // checkInvariants checks what must hold of every reachable state. It uses
@@ -138,7 +140,7 @@ func roundTrip(t testing.TB, g Game) {
 // checkEvents checks the events of one step from prev to next.
 func checkEvents(t testing.TB, prev, next Game, out domain.Outcome) {
 	t.Helper()
-	g := gameOver(t, out.Events)
+	g := rulestest.GameOver(t, out.Events)
 	ended := prev.Phase != PhaseOver && next.Phase == PhaseOver
 	require.Equal(t, ended && next.Result.Reason != ReasonCancelled, g != nil, "a gameOver event exactly when a game ends with a result")
 	if g != nil {

@@ -120,8 +120,8 @@ func TestSimultaneousMoves(t *testing.T) {
 			for id, h := range tt.want {
 				require.Equal(t, h, troop(t, s.g, id).Hex, "troop %d", id)
 			}
-			require.Equal(t, tt.cancelled, eventsOf[MoveCancelledData](t, s.events, EventMoveCancelled))
-			moved := eventsOf[MovedData](t, s.events, EventMoved)
+			require.Equal(t, tt.cancelled, rulestest.All[MoveCancelledData](t, s.events, EventMoveCancelled))
+			moved := rulestest.All[MovedData](t, s.events, EventMoved)
 			for _, e := range moved {
 				require.Equal(t, e.To, troop(t, s.g, e.Troop).Hex)
 				require.True(t, troop(t, s.g, e.Troop).Moved)
@@ -215,7 +215,7 @@ func TestSimultaneousAttacks(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, m, g := planning(t, nil, nil, tt.troops...)
 			s := phases(t, m, g, tt.a, tt.b, tt.dice...)
-			got := eventsOf[AttackData](t, s.events, EventAttacked)
+			got := rulestest.All[AttackData](t, s.events, EventAttacked)
 			for i := range got {
 				got[i].Attacker, got[i].Target = Unit{}, Unit{}
 			}
@@ -224,7 +224,7 @@ func TestSimultaneousAttacks(t *testing.T) {
 			} else {
 				require.Equal(t, tt.want, got)
 			}
-			require.Equal(t, tt.void, eventsOf[AttackVoidData](t, s.events, EventAttackVoid))
+			require.Equal(t, tt.void, rulestest.All[AttackVoidData](t, s.events, EventAttackVoid))
 			for id, want := range tt.hp {
 				if want == 0 {
 					require.Negative(t, s.g.TroopByID(id), "troop %d dead", id)
@@ -246,7 +246,7 @@ func TestSimultaneousStructures(t *testing.T) {
 		n1 := structure(t, s.g, "n1")
 		require.Equal(t, Seat(0), n1.Owner)
 		require.Equal(t, 1, n1.HP)
-		require.Equal(t, []CapturedData{{Structure: "n1", Kind: Outpost, From: Neutral, To: 0, HP: 1}}, eventsOf[CapturedData](t, s.events, EventCaptured))
+		require.Equal(t, []CapturedData{{Structure: "n1", Kind: Outpost, From: Neutral, To: 0, HP: 1}}, rulestest.All[CapturedData](t, s.events, EventCaptured))
 	})
 	t.Run("equal damage: nobody captures, the structure holds at 1 HP", func(t *testing.T) {
 		_, m, g := planning(t, nil, sites, Troop{ID: 1, Owner: 0, Type: Marine, Hex: at(-1, 0)}, Troop{ID: 2, Owner: 1, Type: Marine, Hex: at(1, 0)})
@@ -263,7 +263,7 @@ func TestSimultaneousStructures(t *testing.T) {
 		require.Equal(t, PhaseOver, s.g.Phase)
 		require.True(t, s.g.Result.Draw)
 		require.Equal(t, ReasonHQ, s.g.Result.Reason)
-		require.True(t, gameOver(t, s.events).Draw)
+		require.True(t, rulestest.GameOver(t, s.events).Draw)
 	})
 	t.Run("one HQ falls", func(t *testing.T) {
 		_, m, g := planning(t, nil, nil, Troop{ID: 1, Owner: 0, Type: Marine, Hex: at(0, 4)})
@@ -319,8 +319,8 @@ func TestSimultaneousBuys(t *testing.T) {
 				plans[seat] = p
 			}
 			s.resolveBuys(plans)
-			require.Equal(t, tt.bought, eventsOf[BoughtData](t, s.events, EventBought))
-			require.Equal(t, tt.cancel, eventsOf[BuyCancelledData](t, s.events, EventBuyCancelled))
+			require.Equal(t, tt.bought, rulestest.All[BoughtData](t, s.events, EventBought))
+			require.Equal(t, tt.cancel, rulestest.All[BuyCancelledData](t, s.events, EventBuyCancelled))
 			if tt.bought == nil {
 				require.Equal(t, 1100, s.g.Players[0].Coins, "a cancelled buy costs nothing")
 			}
@@ -432,12 +432,12 @@ func TestOrdersHook(t *testing.T) {
 	require.True(t, res.Resolved)
 	require.Equal(t, 3, g.Round)
 	require.False(t, g.Players[0].Submitted || g.Players[1].Submitted)
-	revealed := eventsOf[OrdersRevealedData](t, out.Events, EventOrdersRevealed)
+	revealed := rulestest.All[OrdersRevealedData](t, out.Events, EventOrdersRevealed)
 	require.Equal(t, []OrdersRevealedData{
 		{Seat: 0, Orders: Orders{Round: 2, Submitted: true, Troops: []TroopOrder{mv(1, at(1, -1))}}},
 		{Seat: 1, Orders: Orders{Round: 2, Submitted: true, Troops: []TroopOrder{hit(2, at(0, 0))}}},
 	}, revealed)
-	a := eventsOf[AttackData](t, out.Events, EventAttacked)
+	a := rulestest.All[AttackData](t, out.Events, EventAttacked)
 	require.Len(t, a, 1)
 	require.Equal(t, 2, a[0].Penalty)
 	require.Equal(t, at(1, -1), troop(t, g, 1).Hex)
@@ -472,7 +472,7 @@ func TestPlanningTimeout(t *testing.T) {
 	}
 	deadline := g.TurnDeadline
 	got, out := expire(t, r.WithOrders(private), g, 5*time.Second)
-	require.Equal(t, []OrdersSubmittedData{{Seat: 0, Auto: true}, {Seat: 1, Auto: true}}, eventsOf[OrdersSubmittedData](t, out.Events, EventOrdersSubmitted))
+	require.Equal(t, []OrdersSubmittedData{{Seat: 0, Auto: true}, {Seat: 1, Auto: true}}, rulestest.All[OrdersSubmittedData](t, out.Events, EventOrdersSubmitted))
 	require.Equal(t, at(1, 0), troop(t, got, 1).Hex)
 	require.Equal(t, 3, got.Round)
 	require.Equal(t, deadline.Add(time.Minute), got.TurnDeadline, "as of the deadline, not the late call")

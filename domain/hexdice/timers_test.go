@@ -35,7 +35,7 @@ func TestTurnTimeout(t *testing.T) {
 	require.Equal(t, TurnEndedData{Seat: 0, Round: 1, Reason: "timeout", Held: 1}, out.Events[0].Data)
 	require.Equal(t, Seat(1), got.Current)
 	require.Equal(t, deadline.Add(2*time.Minute), got.TurnDeadline, "the next turn starts as of the deadline")
-	require.Equal(t, deadline.Add(2*time.Minute), eventsOf[TurnStartedData](t, out.Events, EventTurnStarted)[0].Deadline)
+	require.Equal(t, deadline.Add(2*time.Minute), rulestest.All[TurnStartedData](t, out.Events, EventTurnStarted)[0].Deadline)
 
 	over := g.clone()
 	over.Phase, over.Result = PhaseOver, &Result{Winner: 0, Reason: ReasonSurrender}
@@ -88,7 +88,7 @@ func TestHeartbeatDisconnectForfeit(t *testing.T) {
 		got, out := expire(t, r, both, 0)
 		require.True(t, got.Result.Draw)
 		require.Equal(t, ReasonDisconnect, got.Result.Reason)
-		require.Len(t, eventsOf[ConnectionData](t, out.Events, EventForfeited), 2)
+		require.Len(t, rulestest.All[ConnectionData](t, out.Events, EventForfeited), 2)
 	})
 }
 

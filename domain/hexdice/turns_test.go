@@ -86,7 +86,7 @@ func TestStructureTargeting(t *testing.T) {
 			s := newStep(g.clone(), m, t0, d)
 			s.fireStructure(2)
 			require.Zero(t, d.Remaining())
-			got := eventsOf[AttackData](t, s.events, EventAttacked)
+			got := rulestest.All[AttackData](t, s.events, EventAttacked)
 			if tt.want == 0 {
 				require.Empty(t, got)
 				return
@@ -97,7 +97,7 @@ func TestStructureTargeting(t *testing.T) {
 			require.Equal(t, tt.data, got[0])
 			if tt.data.HP <= 0 {
 				require.Negative(t, s.g.TroopByID(tt.want))
-				killed := eventsOf[TroopKilledData](t, s.events, EventTroopKilled)
+				killed := rulestest.All[TroopKilledData](t, s.events, EventTroopKilled)
 				require.Equal(t, CauseStructure, killed[0].Cause)
 				require.Equal(t, tt.owner, killed[0].By)
 				return
@@ -141,11 +141,11 @@ func TestRoundStart(t *testing.T) {
 	require.Equal(t, 2, troop(t, g, 1).HP)
 	require.Equal(t, 10+200, g.Players[0].Coins, "income 100 + 50 + 50")
 	require.Equal(t, TurnStartedData{Seat: 0, Round: 2, Turn: 3, Deadline: t0.Add(65 * time.Second), Income: 200, Coins: 210},
-		eventsOf[TurnStartedData](t, out.Events, EventTurnStarted)[0])
+		rulestest.All[TurnStartedData](t, out.Events, EventTurnStarted)[0])
 	require.Equal(t, 5, structure(t, g, "n2").HP, "outposts repair 2 HP")
 	require.Equal(t, 15, structure(t, g, "n3").HP, "repairs stop at max")
-	require.Equal(t, []RepairedData{{"n2", 2, 5}, {"n3", 1, 15}}, eventsOf[RepairedData](t, out.Events, EventRepaired))
-	require.Equal(t, []HealedData{{3, 2, 7}, {4, 1, 10}}, eventsOf[HealedData](t, out.Events, EventHealed))
+	require.Equal(t, []RepairedData{{"n2", 2, 5}, {"n3", 1, 15}}, rulestest.All[RepairedData](t, out.Events, EventRepaired))
+	require.Equal(t, []HealedData{{3, 2, 7}, {4, 1, 10}}, rulestest.All[HealedData](t, out.Events, EventHealed))
 	require.Equal(t, 5, troop(t, g, 5).HP)
 	for _, tr := range g.Troops {
 		if tr.Owner == 0 {
@@ -198,7 +198,7 @@ func TestBuy(t *testing.T) {
 		require.Equal(t, 800, got.Players[0].Coins)
 		tr := troop(t, got, 2)
 		require.Equal(t, Troop{ID: 2, Owner: 0, Type: Mech, Hex: at(0, -4), HP: 12}, tr, "not ready until the next turn")
-		require.Equal(t, []BoughtData{{Troop: 2, Type: Mech, Hex: at(0, -4), Cost: 350, Coins: 800}}, eventsOf[BoughtData](t, out.Events, EventBought))
+		require.Equal(t, []BoughtData{{Troop: 2, Type: Mech, Hex: at(0, -4), Cost: 350, Coins: 800}}, rulestest.All[BoughtData](t, out.Events, EventBought))
 		require.Equal(t, 3, got.NextTroop)
 		err := actErr(t, r, got, alice, ActionMove, `{"troop":2,"q":0,"r":-3}`, domain.ECONFLICT)
 		require.ErrorContains(t, err, "bought this turn")
@@ -298,7 +298,7 @@ func TestMove(t *testing.T) {
 			}
 			from := troop(t, g, tt.troop).Hex
 			got, out := act(t, r, g, alice, ActionMove, body, t0)
-			require.Equal(t, []MovedData{{Troop: tt.troop, From: from, To: tt.to, Cost: tt.cost, Path: tt.path}}, eventsOf[MovedData](t, out.Events, EventMoved))
+			require.Equal(t, []MovedData{{Troop: tt.troop, From: from, To: tt.to, Cost: tt.cost, Path: tt.path}}, rulestest.All[MovedData](t, out.Events, EventMoved))
 			require.Equal(t, tt.to, troop(t, got, tt.troop).Hex)
 			require.True(t, troop(t, got, tt.troop).Moved)
 			require.Contains(t, Reachable(g, rulesMap(t, r, g), tt.troop), Reach{Hex: tt.to, Cost: tt.cost}, "the preview agrees")
@@ -449,7 +449,7 @@ func TestJoin(t *testing.T) {
 		g, out := act(t, r, waiting, alice, ActionSurrender, `{}`, t0)
 		require.Equal(t, ReasonCancelled, g.Result.Reason)
 		require.Equal(t, CancelledData{Reason: "hostLeft"}, out.Events[0].Data)
-		require.Nil(t, gameOver(t, out.Events))
+		require.Nil(t, rulestest.GameOver(t, out.Events))
 	})
 }
 

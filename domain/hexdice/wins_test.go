@@ -33,7 +33,7 @@ func TestDominance(t *testing.T) {
 		require.Equal(t, &Result{Winner: 0, Reason: ReasonDominance, EndedAt: t0, Rounds: 3, Players: []Summary{
 			{ID: "alice", StructuresHeld: 3, TurnsPlayed: 3}, {ID: "bob", StructuresHeld: 1, TurnsPlayed: 2}}}, got.Result)
 		require.Equal(t, &domain.GameOver{Kind: Kind, Mode: "alternating", Winners: []string{"alice"}, Losers: []string{"bob"},
-			Players: []string{"alice", "bob"}, Reason: ReasonDominance}, gameOver(t, out.Events))
+			Players: []string{"alice", "bob"}, Reason: ReasonDominance}, rulestest.GameOver(t, out.Events))
 		actErr(t, r, got, bob, ActionEndTurn, `{}`, domain.ECONFLICT)
 		require.Equal(t, domain.Header{Status: domain.StatusOver, Players: []string{"alice", "bob"}}, r.Header(got))
 	})
@@ -70,7 +70,7 @@ func TestSurrender(t *testing.T) {
 	require.Equal(t, []string{EventSurrendered, domain.EventGameOver}, rulestest.Types(out.Events))
 	require.Equal(t, Seat(0), g.Result.Winner)
 	require.Equal(t, ReasonSurrender, g.Result.Reason)
-	require.Equal(t, []string{"bob"}, gameOver(t, out.Events).Losers)
+	require.Equal(t, []string{"bob"}, rulestest.GameOver(t, out.Events).Losers)
 	actErr(t, r, g, alice, ActionSurrender, `{}`, domain.ECONFLICT)
 	actErr(t, r, g, alice, ActionHeartbeat, `{}`, domain.ECONFLICT)
 	// GG after the end is fine.
@@ -107,7 +107,7 @@ func TestSuddenDeath(t *testing.T) {
 		var out domain.Outcome
 		g, out = act(t, r, g, bob, ActionEndTurn, `{}`, t0)
 		require.Equal(t, 20+i, g.Round)
-		require.Equal(t, ZoneShrunkData{K: i + 1, SafeRadius: w.safe, Damage: w.damage}, eventsOf[ZoneShrunkData](t, out.Events, EventZoneShrunk)[0])
+		require.Equal(t, ZoneShrunkData{K: i + 1, SafeRadius: w.safe, Damage: w.damage}, rulestest.All[ZoneShrunkData](t, out.Events, EventZoneShrunk)[0])
 		require.Equal(t, w.safe, g.SafeRadius)
 		require.Equal(t, w.hq0, structure(t, g, "hq0").Hex, "round %d", g.Round)
 		require.Equal(t, w.hq1, structure(t, g, "hq1").Hex, "round %d", g.Round)
@@ -118,7 +118,7 @@ func TestSuddenDeath(t *testing.T) {
 			}
 			require.Equal(t, hp, troop(t, g, id).HP, "round %d: troop %d", g.Round, id)
 		}
-		for _, s := range eventsOf[StormData](t, out.Events, EventStorm) {
+		for _, s := range rulestest.All[StormData](t, out.Events, EventStorm) {
 			require.Equal(t, w.damage, s.Damage)
 		}
 		g, _ = act(t, r, g, alice, ActionEndTurn, `{}`, t0)
@@ -130,7 +130,7 @@ func TestSuddenDeath(t *testing.T) {
 	require.Equal(t, 0, g.SafeRadius)
 	require.Equal(t, at(0, 0), structure(t, g, "hq0").Hex)
 	require.Equal(t, at(0, 1), structure(t, g, "hq1").Hex)
-	require.Len(t, eventsOf[HQRelocatedData](t, out.Events, EventHQRelocated), 1)
+	require.Len(t, rulestest.All[HQRelocatedData](t, out.Events, EventHQRelocated), 1)
 	g, _ = act(t, r, g, alice, ActionEndTurn, `{}`, t0)
 	require.Equal(t, PhasePlaying, g.Phase)
 	g, out = act(t, r, g, bob, ActionEndTurn, `{}`, t0)
@@ -138,7 +138,7 @@ func TestSuddenDeath(t *testing.T) {
 	require.Equal(t, 25, g.Result.Rounds)
 	require.True(t, g.Result.Draw, "one structure each, no troops: a draw")
 	require.Equal(t, &domain.GameOver{Kind: Kind, Mode: "alternating", Draw: true, Players: []string{"alice", "bob"}, Reason: ReasonSuddenDeath},
-		gameOver(t, out.Events))
+		rulestest.GameOver(t, out.Events))
 }
 
 func TestRelocateHQ(t *testing.T) {
@@ -197,7 +197,7 @@ func TestSuddenDeathTieBreaks(t *testing.T) {
 			require.Equal(t, PhaseOver, g.Phase)
 			require.Equal(t, ReasonSuddenDeath, g.Result.Reason)
 			require.Equal(t, tt.winner, g.Result.Winner)
-			require.Equal(t, tt.winner == Neutral, gameOver(t, out.Events).Draw)
+			require.Equal(t, tt.winner == Neutral, rulestest.GameOver(t, out.Events).Draw)
 		})
 	}
 }
@@ -211,8 +211,8 @@ func TestSuddenDeathSimultaneous(t *testing.T) {
 	g, out := expire(t, r, g, 0)
 	require.Equal(t, 20, g.Round)
 	require.Equal(t, 5, g.SafeRadius)
-	require.Equal(t, []StormData{{Troop: 1, Damage: 1, HP: 9}}, eventsOf[StormData](t, out.Events, EventStorm))
-	require.Empty(t, eventsOf[HealedData](t, out.Events, EventHealed), "a troop the storm hit does not heal it off")
+	require.Equal(t, []StormData{{Troop: 1, Damage: 1, HP: 9}}, rulestest.All[StormData](t, out.Events, EventStorm))
+	require.Empty(t, rulestest.All[HealedData](t, out.Events, EventHealed), "a troop the storm hit does not heal it off")
 	g.Round, g.SuddenDeath, g.SafeRadius = 25, 6, 0
 	g, _ = expire(t, r, keepAlive(g, r), 0)
 	require.Equal(t, PhaseOver, g.Phase)

@@ -44,3 +44,35 @@ func Data[T any](t testing.TB, evs []domain.Event, typ string) T {
 	var zero T
 	return zero
 }
+
+// All returns the data of every event of type typ in evs, failing t when
+// one's data is not a T.
+func All[T any](t testing.TB, evs []domain.Event, typ string) []T {
+	t.Helper()
+	var out []T
+	for _, e := range evs {
+		if e.Type == typ {
+			d, ok := e.Data.(T)
+			if !ok {
+				t.Fatalf("%s data is %T, not %T", typ, e.Data, d)
+			}
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// GameOver returns the single GameOver in evs, or nil when there is none;
+// two fail t.
+func GameOver(t testing.TB, evs []domain.Event) *domain.GameOver {
+	t.Helper()
+	overs := All[domain.GameOver](t, evs, domain.EventGameOver)
+	switch len(overs) {
+	case 0:
+		return nil
+	case 1:
+		return &overs[0]
+	}
+	t.Fatalf("%d gameOver events", len(overs))
+	return nil
+}
