@@ -29,6 +29,11 @@ type match struct {
 	n       int
 }
 
+// actorOf is the guest actor p acts as.
+func actorOf(p player) domain.Actor {
+	return domain.Actor{ID: p.ID, Name: p.Name, Role: domain.RoleGuest}
+}
+
 type sentAction struct {
 	actor domain.Actor
 	typ   string
@@ -46,7 +51,7 @@ func (m *match) do(p player, typ string, extra map[string]any) (int, map[string]
 	at := m.s.clock()
 	code, out := m.s.post(p.Token, "DashDice", body)
 	if code == http.StatusOK {
-		m.sent = append(m.sent, sentAction{actor: domain.Actor{ID: p.ID, Name: p.Name, Role: domain.RoleGuest}, typ: typ, body: body, at: at})
+		m.sent = append(m.sent, sentAction{actor: actorOf(p), typ: typ, body: body, at: at})
 	}
 	return code, out
 }
@@ -84,7 +89,7 @@ func newSeededMatch(s *stack, mode string, turnSeconds int, seed string, alice, 
 	require.Equal(s.t, domain.SeedHash(seed), res["seedHash"])
 	code, out = s.post(bob.Token, "DashDice", map[string]any{"actionId": "join-1", "type": "join", "roomCode": strings.ToLower(m.code)})
 	require.Equal(s.t, http.StatusOK, code, "join by room code: %v", out)
-	m.sent = append(m.sent, sentAction{actor: domain.Actor{ID: bob.ID, Name: bob.Name, Role: domain.RoleGuest}, typ: "join",
+	m.sent = append(m.sent, sentAction{actor: actorOf(bob), typ: "join",
 		body: map[string]any{"type": "join"}, at: s.clock()})
 	return m
 }

@@ -34,19 +34,8 @@ type hexGame struct {
 	host    player
 	body    map[string]any // the create request
 	players map[string]player
-	sent    []hexSent
+	sent    []sentAction
 	n       int
-}
-
-type hexSent struct {
-	actor domain.Actor
-	typ   string
-	body  map[string]any
-	at    time.Time
-}
-
-func actorOf(p player) domain.Actor {
-	return domain.Actor{ID: p.ID, Name: p.Name, Role: domain.RoleGuest}
 }
 
 // newHexGame has host create a room with opts and a fixed seed (the room
@@ -77,7 +66,7 @@ func (g *hexGame) do(p player, typ string, extra map[string]any) (int, map[strin
 	at := g.s.clock()
 	code, out := g.s.post(p.Token, "HexDice", body)
 	if code == http.StatusOK && typ != "legal" && typ != hexdice.ActionPreview {
-		g.sent = append(g.sent, hexSent{actor: actorOf(p), typ: typ, body: body, at: at})
+		g.sent = append(g.sent, sentAction{actor: actorOf(p), typ: typ, body: body, at: at})
 	}
 	return code, out
 }
@@ -96,7 +85,7 @@ func (g *hexGame) join(p player) {
 	code, out := g.s.post(p.Token, "HexDice", map[string]any{"actionId": "join-1", "type": "join", "roomCode": strings.ToLower(g.code)})
 	require.Equal(g.s.t, http.StatusOK, code, "join by room code: %v", out)
 	g.players[p.ID] = p
-	g.sent = append(g.sent, hexSent{actor: actorOf(p), typ: "join", body: map[string]any{"type": "join"}, at: at})
+	g.sent = append(g.sent, sentAction{actor: actorOf(p), typ: "join", body: map[string]any{"type": "join"}, at: at})
 }
 
 func (g *hexGame) state() (hexdice.Game, int64) {
