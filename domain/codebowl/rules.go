@@ -168,13 +168,8 @@ func (s *step) turnCheck(side Side, what string) error {
 // passed).
 func (r Rules) Expire(m Match, env domain.Env) (Match, domain.Outcome, error) {
 	deadline := r.Header(m).Deadline
-	switch {
-	case m.Phase == PhaseOver:
-		return m, domain.Outcome{}, domain.Errorf(domain.ECONFLICT, "the match is over")
-	case deadline.IsZero():
-		return m, domain.Outcome{}, domain.Errorf(domain.ECONFLICT, "the match has no deadline")
-	case env.Now.Before(deadline):
-		return m, domain.Outcome{}, domain.Errorf(domain.ECONFLICT, "the deadline %s has not passed", deadline.Format(time.RFC3339))
+	if err := domain.Due("the match", m.Phase == PhaseOver, deadline, env.Now); err != nil {
+		return m, domain.Outcome{}, err
 	}
 	s := newStep(m, deadline, env.Dice, m.Home.Coach)
 	switch m.Phase {

@@ -102,13 +102,8 @@ func (Rules) Apply(m Match, a domain.Action, env domain.Env) (Match, domain.Outc
 // The next deadline is the expired one plus the turn timer.
 func (r Rules) Expire(m Match, env domain.Env) (Match, domain.Outcome, error) {
 	deadline := r.Header(m).Deadline
-	switch {
-	case m.Phase == PhaseGameOver:
-		return m, domain.Outcome{}, domain.Errorf(domain.ECONFLICT, "the match is over")
-	case deadline.IsZero():
-		return m, domain.Outcome{}, domain.Errorf(domain.ECONFLICT, "the match has no deadline")
-	case env.Now.Before(deadline):
-		return m, domain.Outcome{}, domain.Errorf(domain.ECONFLICT, "the deadline %s has not passed", deadline.Format(time.RFC3339))
+	if err := domain.Due("the match", m.Phase == PhaseGameOver, deadline, env.Now); err != nil {
+		return m, domain.Outcome{}, err
 	}
 	s := &step{m: m.clone(), now: deadline.UTC(), dice: env.Dice}
 	switch m.Phase {

@@ -215,14 +215,10 @@ func (s *step) touch(id string) {
 // Rules.Orders).
 func (r Rules) Expire(g Game, env domain.Env) (Game, domain.Outcome, error) {
 	deadline := r.Header(g).Deadline
-	switch {
-	case g.Phase == PhaseOver:
-		return g, domain.Outcome{}, domain.Errorf(domain.ECONFLICT, "the game is over")
-	case deadline.IsZero():
-		return g, domain.Outcome{}, domain.Errorf(domain.ECONFLICT, "the game has no deadline")
-	case env.Now.Before(deadline):
-		return g, domain.Outcome{}, domain.Errorf(domain.ECONFLICT, "the deadline %s has not passed", deadline.Format(time.RFC3339))
-	case env.Dice == nil:
+	if err := domain.Due("the game", g.Phase == PhaseOver, deadline, env.Now); err != nil {
+		return g, domain.Outcome{}, err
+	}
+	if env.Dice == nil {
 		return g, domain.Outcome{}, domain.Errorf(domain.EINTERNAL, "no dice to roll with")
 	}
 	m, err := r.MapOf(g)
