@@ -66,16 +66,8 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	var rollR, rollW, bankR, bankW int64
 	early, seq, docSize, docJSON := 0, 0, 0, 0
 	for match := 0; len(roll)+len(bank) < n; match++ {
-		res, err := p.Call(ctx, "DashDice", tokens[ids[0]], map[string]any{
-			"actionId": fmt.Sprint("create-", match), "type": "create", "mode": "classic", "turnSeconds": 0})
+		gameID, err := startDashDice(ctx, p, tokens, ids, fmt.Sprint("create-", match))
 		if err != nil {
-			return err
-		}
-		gameID := res["result"].(map[string]any)["gameId"].(string)
-		if _, err := p.Call(ctx, "DashDice", tokens[ids[1]], map[string]any{"gameId": gameID, "actionId": "join", "type": "join"}); err != nil {
-			return err
-		}
-		if _, err := p.Call(ctx, "DashDice", tokens[ids[1]], map[string]any{"gameId": gameID, "actionId": "call", "type": "call", "call": "odd"}); err != nil {
 			return err
 		}
 		seen, stop := p.Watch(ctx, gameID)
@@ -204,15 +196,8 @@ func deadlines(ctx context.Context, p domain.Probe, out io.Writer, tokens map[st
 // to come back (503 with Retry-After) — never a 500.
 func contention(ctx context.Context, p domain.Probe, out io.Writer, tokens map[string]string, ids []string) error {
 	const n = 50
-	res, err := p.Call(ctx, "DashDice", tokens[ids[0]], map[string]any{"actionId": "contended", "type": "create", "mode": "classic", "turnSeconds": 0})
+	gameID, err := startDashDice(ctx, p, tokens, ids, "contended")
 	if err != nil {
-		return err
-	}
-	gameID := res["result"].(map[string]any)["gameId"].(string)
-	if _, err := p.Call(ctx, "DashDice", tokens[ids[1]], map[string]any{"gameId": gameID, "actionId": "join", "type": "join"}); err != nil {
-		return err
-	}
-	if _, err := p.Call(ctx, "DashDice", tokens[ids[1]], map[string]any{"gameId": gameID, "actionId": "call", "type": "call", "call": "odd"}); err != nil {
 		return err
 	}
 	doc, _, err := p.Doc(ctx, "games/"+gameID)
@@ -911,4 +896,22 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	fmt.Fprintf(out, "chat: %d messages accepted in %s from one coach before 429 (limit %d per %s)\n",
 		sentOK, elapsed.Round(time.Millisecond), codebowl.ChatBurst, codebowl.ChatWindow)
 	return nil
+}
+
+// startDashDice starts a Classic match without a timer between ids[0]
+// (who creates it with actionID) and ids[1] (who joins and calls), and
+// returns its id.
+func startDashDice(ctx context.Context, p domain.Probe, tokens map[string]string, ids []string, actionID string) (string, error) {
+	res, err := p.Call(ctx, "DashDice", tokens[ids[0]], map[string]any{"actionId": actionID, "type": "create", "mode": "classic", "turnSeconds": 0})
+	if err != nil {
+		return "", err
+	}
+	gameID := res["result"].(map[string]any)["gameId"].(string)
+	if _, err := p.Call(ctx, "DashDice", tokens[ids[1]], map[string]any{"gameId": gameID, "actionId": "join", "type": "join"}); err != nil {
+		return "", err
+	}
+	if _, err := p.Call(ctx, "DashDice", tokens[ids[1]], map[string]any{"gameId": gameID, "actionId": "call", "type": "call", "call": "odd"}); err != nil {
+		return "", err
+	}
+	return gameID, nil
 }
