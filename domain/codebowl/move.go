@@ -6,8 +6,8 @@ import (
 	"github.com/meeple-games/meeple/domain"
 )
 
-// movePayload is the payload of "move" (and, with no path, "standUp").
-type movePayload struct {
+// MoveRequest is the payload of "move" (and, with no path, "standUp").
+type MoveRequest struct {
 	Player string   `json:"player"`
 	Path   []Square `json:"path"`
 }
@@ -17,7 +17,7 @@ type movePayload struct {
 // (MV − 3 for a knocked-down player, who stands up first). The last step may
 // be onto a standing enemy: an attack, from the square before it.
 func (s *step) move(side Side, p json.RawMessage) error {
-	var req movePayload
+	var req MoveRequest
 	if err := domain.DecodePayload(p, &req); err != nil {
 		return err
 	}
@@ -27,7 +27,7 @@ func (s *step) move(side Side, p json.RawMessage) error {
 // standUp: a knocked-down player's action of standing up without moving.
 // Payload: player.
 func (s *step) standUp(side Side, p json.RawMessage) error {
-	var req movePayload
+	var req MoveRequest
 	if err := domain.DecodePayload(p, &req); err != nil {
 		return err
 	}

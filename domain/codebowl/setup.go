@@ -57,9 +57,7 @@ func defaultPlacement(m Match, side Side) []Placement { return placement(m, side
 // place: the placing coach puts all his living players on his half, in one
 // action, so a half-done placement never exists (nor can be seen).
 func (s *step) place(side Side, p json.RawMessage) error {
-	var req struct {
-		Positions []Placement `json:"positions"`
-	}
+	var req PlaceRequest
 	if err := domain.DecodePayload(p, &req); err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ func TestConformance(t *testing.T) {
 			t.Run(mode.ID, func(t *testing.T) {
 				g := domain.Single(domain.SingleGame[Match]{Rules: rulestest.PureRules[Match](t, Rules{}), Create: create, CreateReads: createReads,
 					MoreSlots: NewGame().Slots()})
-				rulestest.Run(t, rulestest.Kit{Game: g, Games: 4, Steps: 400, Rare: []string{ActionForfeit}, State: Match{}, Setup: func(t testing.TB, w *rulestest.World) []domain.Actor {
+				rulestest.Run(t, rulestest.Kit{Actions: NewGame().ActionDocs(), Game: g, Games: 4, Steps: 400, Rare: []string{ActionForfeit}, State: Match{}, Setup: func(t testing.TB, w *rulestest.World) []domain.Actor {
 					payload, _ := json.Marshal(map[string]any{"mode": mode.ID, "turnSeconds": turn})
 					_, err := w.Do(domain.Action{ID: "new", Type: domain.ActionCreate, Actor: alice, Payload: payload})
 					require.NoError(t, err)

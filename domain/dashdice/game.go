@@ -108,10 +108,7 @@ func create(d domain.Docs, a domain.Action, env domain.Env) (Match, bool, error)
 //
 // Errors: EINVALID.
 func (Game) Queue(p json.RawMessage) (string, json.RawMessage, error) {
-	var req struct {
-		CreateRequest
-		Seed string `json:"seed"`
-	}
+	var req QueueRequest
 	if err := domain.DecodePayload(p, &req); err != nil {
 		return "", nil, err
 	}

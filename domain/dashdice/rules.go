@@ -191,9 +191,7 @@ func (s *step) join(a domain.Actor, p json.RawMessage) error {
 }
 
 func (s *step) call(a domain.Actor, p json.RawMessage) error {
-	var req struct {
-		Call string `json:"call"`
-	}
+	var req CallRequest
 	if err := domain.DecodePayload(p, &req); err != nil {
 		return err
 	}

@@ -90,11 +90,7 @@ func (s *step) unitType(u UnitType, field string) (UnitStats, error) {
 // Errors: EINVALID (unit, q/r: not a free passable hex next to a spawn
 // structure you hold), ECONFLICT (not your turn, not enough coins).
 func (s *step) buy(a domain.Actor, p []byte) error {
-	var req struct {
-		Unit UnitType `json:"unit"`
-		Q    *int     `json:"q"`
-		R    *int     `json:"r"`
-	}
+	var req BuyRequest
 	if err := domain.DecodePayload(p, &req); err != nil {
 		return err
 	}
@@ -147,11 +143,7 @@ func (s *step) ready(i int) error {
 //
 // Errors: EINVALID (the payload, troop, q/r), ECONFLICT (not your turn).
 func (s *step) troopTo(a domain.Actor, p []byte, what string) (Seat, int, Hex, error) {
-	var req struct {
-		Troop *int `json:"troop"`
-		Q     *int `json:"q"`
-		R     *int `json:"r"`
-	}
+	var req TroopRequest
 	if err := domain.DecodePayload(p, &req); err != nil {
 		return 0, 0, Hex{}, err
 	}
@@ -347,9 +339,7 @@ func emoteAllowed(g Game, seat Seat, now time.Time) bool {
 // Errors: EINVALID (emote: not one of Emotes), ELIMIT (more than Limit per
 // WindowSeconds).
 func (s *step) emote(a domain.Actor, p []byte) error {
-	var req struct {
-		Emote string `json:"emote"`
-	}
+	var req EmoteRequest
 	if err := domain.DecodePayload(p, &req); err != nil {
 		return err
 	}

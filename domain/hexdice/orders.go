@@ -207,10 +207,7 @@ func normalize(o Orders, round int, submitted bool) Orders {
 // planning, already submitted, orders for another round), EINTERNAL (the
 // opponent submitted but their orders were not passed in Rules.Orders).
 func (s *step) orders(a domain.Actor, p []byte) error {
-	var req struct {
-		Orders *Orders `json:"orders"`
-		Submit bool    `json:"submit"`
-	}
+	var req OrdersRequest
 	if err := domain.DecodePayload(p, &req); err != nil {
 		return err
 	}

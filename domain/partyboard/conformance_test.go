@@ -38,7 +38,7 @@ func TestConformance(t *testing.T) {
 					if raceEnabled {
 						games = 2
 					}
-					rulestest.Run(t, rulestest.Kit{Game: game, Games: games, Steps: 3000, State: Game{}, Tick: tick,
+					rulestest.Run(t, rulestest.Kit{Actions: pg.ActionDocs(), Game: game, Games: games, Steps: 3000, State: Game{}, Tick: tick,
 						Rare: []string{ActionRemovePlayer},
 						Setup: func(t testing.TB, w *rulestest.World) []domain.Actor {
 							var players []domain.Actor

@@ -64,7 +64,7 @@ func NewPlatformGame() PlatformGame {
 //
 // Errors: EINVALID (the payload), ENOTFOUND (no such board).
 func Create(src BoardSource, a domain.Action, env domain.Env) (Game, bool, error) {
-	var req createRequest
+	var req CreateRequest
 	if err := domain.DecodePayload(a.Payload, &req); err != nil {
 		return Game{}, false, err
 	}
@@ -80,10 +80,10 @@ func Create(src BoardSource, a domain.Action, env domain.Env) (Game, bool, error
 	return g, true, err
 }
 
-// createRequest is the payload of a Party Board create. Every game gets a
+// CreateRequest is the payload of a Party Board create. Every game gets a
 // room code; a private one can be joined only with it. TurnSeconds is the
 // input timer (0: none).
-type createRequest struct {
+type CreateRequest struct {
 	Board       string `json:"board"`
 	Private     bool   `json:"private"`
 	TurnSeconds int    `json:"turnSeconds"`
@@ -104,7 +104,7 @@ func (p PlatformGame) Plan(a domain.Action) (domain.Plan, error) {
 	case ActionListBoards, ActionUploadBoard, ActionGetBoard, ActionSimulateBoard:
 		return domain.Plan{Scope: domain.ScopeNone}, nil
 	case domain.ActionCreate:
-		var req createRequest
+		var req CreateRequest
 		if err := domain.DecodePayload(a.Payload, &req); err != nil {
 			return domain.Plan{}, err
 		}
@@ -122,6 +122,9 @@ func (p PlatformGame) Plan(a domain.Action) (domain.Plan, error) {
 func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domain.Change, error) {
 	switch a.Type {
 	case ActionListBoards:
+		if err := domain.DecodePayload(a.Payload, nil); err != nil {
+			return domain.Change{}, err
+		}
 		return listBoards()
 	case ActionUploadBoard:
 		return uploadBoard(a)
@@ -143,7 +146,7 @@ func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domai
 // boardOf is the board an action plays: the create request's, or the game's.
 func (PlatformGame) boardOf(d domain.Docs, a domain.Action) (string, error) {
 	if a.Type == domain.ActionCreate {
-		var req createRequest
+		var req CreateRequest
 		err := domain.DecodePayload(a.Payload, &req)
 		return req.Board, err
 	}
@@ -246,12 +249,7 @@ type DryRun struct {
 // With dryRun it stores nothing and replies with the problems and warnings
 // (a web editor checks a board as it is written).
 func uploadBoard(a domain.Action) (domain.Change, error) {
-	var req struct {
-		Board   json.RawMessage `json:"board"`
-		Name    *string         `json:"name"`
-		Lenient bool            `json:"lenient"`
-		DryRun  bool            `json:"dryRun"`
-	}
+	var req UploadRequest
 	if err := domain.DecodePayload(a.Payload, &req); err != nil {
 		return domain.Change{}, err
 	}
@@ -295,9 +293,7 @@ func uploadBoard(a domain.Action) (domain.Change, error) {
 // its rule, corner points, zone, kind and mandatory marks, the zones and the
 // items, as the board file has them.
 func (p PlatformGame) getBoard(d domain.Docs, a domain.Action) (domain.Change, error) {
-	var req struct {
-		Board string `json:"board"`
-	}
+	var req GetBoardRequest
 	if err := domain.DecodePayload(a.Payload, &req); err != nil {
 		return domain.Change{}, err
 	}
@@ -314,13 +310,7 @@ func (p PlatformGame) getBoard(d domain.Docs, a domain.Action) (domain.Change, e
 // simulateBoard plays random games on a board (a built-in or uploaded id,
 // or a board file) and replies with the SimReport.
 func (p PlatformGame) simulateBoard(d domain.Docs, a domain.Action) (domain.Change, error) {
-	var req struct {
-		Board   json.RawMessage `json:"board"`
-		Games   int             `json:"games"`
-		Players int             `json:"players"`
-		Seed    string          `json:"seed"`
-		Lenient bool            `json:"lenient"`
-	}
+	var req SimulateRequest
 	if err := domain.DecodePayload(a.Payload, &req); err != nil {
 		return domain.Change{}, err
 	}

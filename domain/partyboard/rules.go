@@ -90,8 +90,8 @@ func (r Rules) Expire(g Game, env domain.Env) (Game, domain.Outcome, error) {
 }
 
 // defaultAnswer is what the timer answers for an awaited input w.
-func defaultAnswer(w Await) inputRequest {
-	var req inputRequest
+func defaultAnswer(w Await) InputRequest {
+	var req InputRequest
 	switch w.Action {
 	case ActionChoose:
 		first := 0
@@ -326,8 +326,8 @@ var verbs = map[string]string{
 	ActionChallenge: "report the challenge",
 }
 
-// inputRequest are the fields of the inputs' payloads.
-type inputRequest struct {
+// InputRequest are the fields of the inputs' payloads.
+type InputRequest struct {
 	Choice   *int   `json:"choice"`
 	PlayerID string `json:"playerId"`
 	Starter  string `json:"starter"`
@@ -337,7 +337,7 @@ type inputRequest struct {
 
 // input answers what the game awaits.
 func (s *step) input(a domain.Action) error {
-	var req inputRequest
+	var req InputRequest
 	if err := domain.DecodePayload(a.Payload, &req); err != nil {
 		return err
 	}
@@ -369,7 +369,7 @@ func (s *step) input(a domain.Action) error {
 
 // answer gives player pi's answer to the awaited input (an action of type
 // typ): from the player, or the timer's default.
-func (s *step) answer(pi int, typ string, req inputRequest) error {
+func (s *step) answer(pi int, typ string, req InputRequest) error {
 	switch typ {
 	case ActionRoll:
 		s.answerRoll()
@@ -393,9 +393,7 @@ func (s *step) answer(pi int, typ string, req inputRequest) error {
 // player removes themselves. In the lobby they lose their seat; in play
 // they keep it, out of the turn order (remove).
 func (s *step) removePlayer(a domain.Action) error {
-	var req struct {
-		PlayerID string `json:"playerId"`
-	}
+	var req RemovePlayerRequest
 	if err := domain.DecodePayload(a.Payload, &req); err != nil {
 		return err
 	}

@@ -248,8 +248,26 @@ func (g *Game) hold(now time.Time) []domain.Event {
 // NewPlatformGame is Pig as the platform drives it: Single over Rules, with a
 // create that reads the Options from the request and reserves a room code.
 func NewPlatformGame() domain.Game {
-	return domain.Single(domain.SingleGame[Game]{Rules: Rules{}, Create: create})
+	return platformGame{domain.Single(domain.SingleGame[Game]{Rules: Rules{}, Create: create})}
 }
+
+// platformGame adds Pig's API reference to the platform's Single game.
+type platformGame struct{ domain.Game }
+
+// ActionDocs implements domain.ActionDocer: every action a game offers is
+// documented with the struct it decodes (docs/reference.md).
+func (platformGame) ActionDocs() []domain.ActionDoc {
+	turn := "the player whose turn it is"
+	return []domain.ActionDoc{
+		{Type: domain.ActionCreate, Payload: Options{}, Who: "any signed-in player", Summary: "open a game"},
+		{Type: "join", Who: "any signed-in player but the host", Summary: "take the second seat; the game starts"},
+		{Type: "roll", Who: turn, Summary: "roll the die: a 1 ends the turn with nothing"},
+		{Type: "hold", Who: turn, Summary: "bank the turn total and pass"},
+	}
+}
+
+// ActionTypes implements domain.ActionTyper.
+func (platformGame) ActionTypes() []string { return []string{domain.ActionCreate, "join", "roll", "hold"} }
 
 // create builds a new game from a create request.
 func create(d domain.Docs, a domain.Action, env domain.Env) (Game, bool, error) {

@@ -112,7 +112,7 @@ func TestRefusals(t *testing.T) {
 func TestConformance(t *testing.T) {
 	for _, turn := range []int{0, 10} {
 		g := domain.Single(domain.SingleGame[Game]{Rules: rulestest.PureRules[Game](t, Rules{}), Create: create})
-		rulestest.Run(t, rulestest.Kit{Game: g, Games: 10, Steps: 500, State: Game{}, Setup: func(t testing.TB, w *rulestest.World) []domain.Actor {
+		rulestest.Run(t, rulestest.Kit{Actions: NewPlatformGame().(domain.ActionDocer).ActionDocs(), Game: g, Games: 10, Steps: 500, State: Game{}, Setup: func(t testing.TB, w *rulestest.World) []domain.Actor {
 			body, _ := json.Marshal(map[string]any{"turnSeconds": turn})
 			_, err := w.Do(domain.Action{ID: "new", Type: domain.ActionCreate, Actor: ann, Payload: body})
 			require.NoError(t, err)

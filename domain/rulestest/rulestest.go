@@ -219,6 +219,11 @@ type Kit struct {
 	// State is a zero value of the game document's state type: the state
 	// must round-trip through JSON exactly.
 	State any
+	// Actions are the game's documented actions (its ActionDocs; taken
+	// from Game when it implements domain.ActionDocer, for kits that wrap
+	// it). Every played action must be among them and decode exactly the
+	// documented fields.
+	Actions []domain.ActionDoc
 }
 
 // Run plays k.Games random games with legal moves and checks the contract
@@ -231,6 +236,12 @@ func Run(t *testing.T, k Kit) {
 	}
 	if steps == 0 {
 		steps = 2000
+	}
+	if d, ok := k.Game.(domain.ActionDocer); ok && k.Actions == nil {
+		k.Actions = d.ActionDocs()
+	}
+	if len(k.Actions) == 0 {
+		t.Fatalf("%s does not document its actions: implement domain.ActionDocer or give the kit Actions", k.Game.Kind())
 	}
 	tick := k.Tick
 	if tick == 0 {
@@ -292,6 +303,9 @@ func Run(t *testing.T, k Kit) {
 					asOfDeadline(t, w)
 				}
 				before := w.Clone()
+				if a.Type != domain.ActionAdvance {
+					documentedFields(t, k.Actions, before, a)
+				}
 				if _, err := w.Do(a); err != nil {
 					t.Fatalf("listed move %s %s by %s refused: %v", a.Type, a.Payload, a.Actor.ID, err)
 				}
@@ -305,6 +319,38 @@ func Run(t *testing.T, k Kit) {
 			t.Logf("%d actions, version %d, status %s", len(played), version, status)
 			replays(t, k, seed, start, played, w)
 		})
+	}
+}
+
+// documentedFields sends a again, on a copy of w, with a field no action
+// takes: the refusal must be EINVALID naming exactly the fields the game's
+// ActionDocs give for a.Type — so the API reference lists what the action
+// really decodes, and a field is never ignored silently.
+func documentedFields(t *testing.T, docs []domain.ActionDoc, w *World, a domain.Action) {
+	t.Helper()
+	var doc *domain.ActionDoc
+	for _, d := range docs {
+		if d.Type == a.Type {
+			doc = &d
+			break
+		}
+	}
+	if doc == nil {
+		t.Fatalf("action %s is not in the game's ActionDocs", a.Type)
+	}
+	var body map[string]json.RawMessage
+	if err := json.Unmarshal(a.Payload, &body); err != nil {
+		t.Fatalf("payload of %s: %v", a.Type, err)
+	}
+	body[domain.ProbeField] = json.RawMessage("1")
+	probe := a
+	probe.Payload, _ = json.Marshal(body)
+	_, err := w.Clone().Do(probe)
+	if err == nil {
+		t.Fatalf("%s accepted an unknown field %s", a.Type, domain.ProbeField)
+	}
+	if got, want := domain.ErrorMessage(err), domain.ProbeMessage(doc.Payload); domain.ErrorCode(err) != domain.EINVALID || got != want {
+		t.Fatalf("%s with an unknown field: got %s %q, want invalid %q (ActionDocs and the decoded struct disagree)", a.Type, domain.ErrorCode(err), got, want)
 	}
 }
 
