@@ -267,7 +267,9 @@ func (platformGame) ActionDocs() []domain.ActionDoc {
 }
 
 // ActionTypes implements domain.ActionTyper.
-func (platformGame) ActionTypes() []string { return []string{domain.ActionCreate, "join", "roll", "hold"} }
+func (platformGame) ActionTypes() []string {
+	return []string{domain.ActionCreate, "join", "roll", "hold"}
+}
 
 // create builds a new game from a create request.
 func create(d domain.Docs, a domain.Action, env domain.Env) (Game, bool, error) {
