@@ -88,7 +88,7 @@ func TestConformance(t *testing.T) {
 				return []domain.Actor{ann, ben}
 			}
 			rulestest.Run(t, rulestest.Kit{Game: pureGame(t), State: Match{}, Setup: setup, Bad: badActions,
-				Games: games, Steps: 400, Tick: tick, Rare: []string{ActionForfeit}})
+				Probe: []domain.Action{{Type: ActionForfeit, Actor: ben}}, Games: games, Steps: 400, Tick: tick, Rare: []string{ActionForfeit}})
 		})
 	}
 }

@@ -224,6 +224,10 @@ type Kit struct {
 	// it). Every played action must be among them and decode exactly the
 	// documented fields.
 	Actions []domain.ActionDoc
+	// Probe are actions legal right after Setup that the random games may
+	// not play (a heartbeat, an emote): each is sent with an unknown field
+	// like the played moves.
+	Probe []domain.Action
 }
 
 // Run plays k.Games random games with legal moves and checks the contract
@@ -253,6 +257,12 @@ func Run(t *testing.T, k Kit) {
 			start := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 			w := NewWorld(k.Game, seed, start)
 			actors := k.Setup(t, w)
+			for _, p := range k.Probe {
+				if p.Payload == nil {
+					p.Payload = json.RawMessage("{}")
+				}
+				documentedFields(t, k.Actions, w, p)
+			}
 			rng := rand.New(rand.NewPCG(uint64(i), 7))
 			var played []step
 			for n := 0; n < steps; n++ {
