@@ -44,7 +44,7 @@ func TestConformance(t *testing.T) {
 				require.NoError(t, err)
 				return []domain.Actor{alice, bob}
 			}
-			probe := []domain.Action{{Type: ActionHeartbeat, Actor: alice}, {Type: ActionEmote, Actor: bob, Payload: json.RawMessage(`{"emote":"`+Emotes[0].ID+`"}`)}}
+			probe := []domain.Action{{Type: ActionHeartbeat, Actor: alice}, {Type: ActionEmote, Actor: bob, Payload: json.RawMessage(`{"emote":"` + Emotes[0].ID + `"}`)}}
 			// Quick play: turns end by endTurn or orders, rarely by the clock.
 			t.Run(fmt.Sprintf("%s/%s/play", size, mode), func(t *testing.T) {
 				rulestest.Run(t, rulestest.Kit{Game: pureGame(t), State: Game{}, Setup: setup, Bad: bad, Probe: probe,
