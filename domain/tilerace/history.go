@@ -267,10 +267,10 @@ func hashOf(slot, image string) string {
 // are derived from them and must never be reused, and session generations
 // must not bring back ended sessions. Undo keeps their current values.
 var counters = map[string][]string{
-	SlotTeam:       {"awards", "moves", "gen"},
+	SlotTeam:        {"awards", "moves", "gen"},
 	domain.SlotGame: {"nextGen", "nextPowerupTile"},
-	SlotPools:      {"nextId"},
-	SlotBoard:      {"version"}, // numbers the randomisers' dice: an undone board is not rolled again
+	SlotPools:       {"nextId"},
+	SlotBoard:       {"version"}, // numbers the randomisers' dice: an undone board is not rolled again
 }
 
 // splitRunes cuts s into pieces of at most n bytes without splitting a
