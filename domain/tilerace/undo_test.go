@@ -251,3 +251,141 @@ func (u *undoWorld) history() []HistoryEntry {
 	require.NoError(u.t, err)
 	return h
 }
+
+// undoTo reverts several actions at once, of several teams and admins, and
+// names every team they affected.
+func TestUndoToSeveral(t *testing.T) {
+	u := newUndoWorld(t, true)
+	u.must(u.teams[2], ActionComplete, map[string]any{"tile": 1, "recorded": 0, "players": []string{"A2"}, "complete": true}, "")
+	before := u.state()
+	u.must(u.teams[0], ActionComplete, map[string]any{"tile": 1, "recorded": 0, "players": []string{"A0"}, "complete": true}, "")
+	rec := fmt.Sprintf("%s~a%d", u.teams[0].ID, u.n) // its event record id
+	u.must(u.master, ActionGrantPowerup, map[string]any{"team": u.teams[1].Local(), "powerup": "skip3"}, "")
+	u.must(u.teams[0], ActionComplete, map[string]any{"tile": 2, "recorded": 0, "players": []string{"B0"}, "complete": true}, "")
+	u.must(u.master, ActionSetFog, map[string]any{"mode": "admins"}, "")
+	u.must(u.teams[1], ActionClaimPowerupTile, map[string]any{"powerupTile": "pt-1", "claims": 0, "players": []string{"A1", "B1"}}, "")
+	_, err := u.do(u.master, ActionUndoTo, map[string]any{"to": u.teams[0].ID + "~nope"}, "")
+	require.Equal(t, domain.ENOTFOUND, domain.ErrorCode(err), "%v", err)
+	hist := u.history()
+	require.Greater(t, len(hist), HistoryDepth, "older entries stay until an undo prunes them")
+	ch := u.must(u.master, ActionUndoTo, map[string]any{"to": rec}, "")
+	require.Equal(t, before, u.state(), "all five actions undone")
+	res := ch.Result.(UndoResult)
+	require.Len(t, res.Undone, 5)
+	require.Equal(t, ActionClaimPowerupTile, res.Undone[0].Type, "newest first")
+	require.Equal(t, rec, res.Undone[4].Record)
+	require.ElementsMatch(t, []string{u.teams[0].Local(), u.teams[1].Local()}, res.Teams)
+	require.ElementsMatch(t, []string{"Team 0", "Team 1"}, res.TeamNames)
+	require.Equal(t, 4, res.Reversed, "two completions and a claim by two players")
+	ev := rulestest.All[UndoneData](t, ch.Events(), EventUndone)
+	require.Len(t, ev, 1)
+	require.Equal(t, "Mia", ev[0].By)
+	require.Equal(t, res.Teams, ev[0].Teams)
+	// An award counter never goes down: the next award has a new key.
+	require.Equal(t, 2, u.team(0).Awards)
+	next := u.must(u.teams[0], ActionComplete, map[string]any{"tile": 1, "recorded": 0, "players": []string{"A0"}}, "")
+	aw := rulestest.All[AwardData](t, next.Events(), EventPointsAwarded)
+	require.Equal(t, AwardKey(u.teams[0].Local(), 3), aw[0].Key, "keys 1 and 2 were undone, never reused")
+}
+
+func TestUndoRefusals(t *testing.T) {
+	u := newUndoWorld(t, false)
+	// Only admins undo.
+	_, err := u.do(u.teams[0], ActionUndo, nil, "")
+	require.Equal(t, domain.EFORBIDDEN, domain.ErrorCode(err))
+	_, err = u.do(u.master, ActionUndoTo, nil, "")
+	require.Equal(t, domain.EINVALID, domain.ErrorCode(err))
+	require.Contains(t, err.Error(), "to is required")
+	_, err = u.do(u.master, ActionUndo, map[string]any{"to": "x"}, "")
+	require.Equal(t, domain.EINVALID, domain.ErrorCode(err))
+	// Undo is not undone: undoing everything there is, then nothing is left.
+	for range len(u.history()) {
+		u.must(u.master, ActionUndo, nil, "")
+	}
+	_, err = u.do(u.master, ActionUndo, nil, "")
+	require.Equal(t, domain.ECONFLICT, domain.ErrorCode(err))
+	require.Contains(t, err.Error(), "nothing to undo")
+	require.Empty(t, u.history())
+}
+
+// A document an undone action changed that has changed again since (a
+// concurrent action committed in between) is never overwritten: the undo
+// is refused, naming it, and writes nothing.
+func TestUndoConflict(t *testing.T) {
+	u := newUndoWorld(t, true)
+	u.must(u.master, ActionGrantPowerup, map[string]any{"team": u.teams[0].Local(), "powerup": "skip3"}, "")
+	id := domain.Doc(SlotTeam, u.teams[0].Local())
+	var tm Team
+	require.NoError(t, json.Unmarshal(u.w.Docs[id], &tm))
+	tm.Inventory = append(tm.Inventory, "back1") // as a concurrent action would
+	raw, _ := json.Marshal(tm)
+	u.w.Docs[id] = raw
+	before := u.state()
+	_, err := u.do(u.master, ActionUndo, nil, "")
+	require.Equal(t, domain.ECONFLICT, domain.ErrorCode(err))
+	require.Contains(t, err.Error(), "team "+u.teams[0].Local()+" has changed since")
+	require.Equal(t, before, u.state())
+	// Counters do not count as a change: a team whose award counter moved
+	// on (an earlier undo kept it) can still be undone.
+	tm.Inventory = tm.Inventory[:len(tm.Inventory)-1]
+	tm.Awards += 7
+	raw, _ = json.Marshal(tm)
+	u.w.Docs[id] = raw
+	u.must(u.master, ActionUndo, nil, "")
+	require.Equal(t, tm.Awards, u.team(0).Awards)
+	require.NotContains(t, u.team(0).Inventory, "skip3")
+}
+
+// Undo after a win: the race is on again, without a winner.
+func TestUndoWin(t *testing.T) {
+	u := newUndoWorld(t, true)
+	u.must(u.master, ActionMoveTeam, map[string]any{"team": u.teams[0].Local(), "to": FinalTile}, "")
+	before := u.state()
+	win := u.must(u.teams[0], ActionComplete, map[string]any{"tile": FinalTile, "recorded": 0, "players": []string{"A0"}, "complete": true}, "")
+	require.True(t, win.Result.(CompleteResult).Won)
+	st, _, _ := u.w.Header()
+	require.Equal(t, domain.StatusOver, st)
+	u.must(u.master, ActionUndo, nil, "")
+	require.Equal(t, before, u.state())
+	st, _, _ = u.w.Header()
+	require.Equal(t, domain.StatusActive, st)
+	g, err := domain.ReadGame[Game](docsOf(u.w), Kind)
+	require.NoError(t, err)
+	require.Equal(t, StatusActive, g.State.Status)
+	require.Empty(t, g.State.Winner)
+	// Team actions work again.
+	u.must(u.teams[1], ActionComplete, map[string]any{"tile": 1, "recorded": 0, "players": []string{"A1"}, "complete": true}, "")
+}
+
+// Before-images too large for the entry (the pools, the board) go to parts.
+func TestUndoLargeImages(t *testing.T) {
+	u := newUndoWorld(t, false)
+	var tasks strings.Builder
+	long := strings.Repeat("Ünïcödé instructions ", 45)
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&tasks, "Task %d,easy,1,1,%s\n", i, long)
+	}
+	u.must(u.master, ActionImportTasks, map[string]any{"data": tasks.String()}, "")
+	before := u.state()
+	u.must(u.master, ActionClearPools, map[string]any{}, "")
+	h := u.history()[0]
+	require.Equal(t, ActionClearPools, h.Type)
+	require.Greater(t, h.Parts, 0)
+	require.Empty(t, h.Images)
+	for id, raw := range u.w.Docs {
+		require.Less(t, len(raw), 1<<20-64<<10, "%s/%s stays well under 1 MiB", id.Slot, id.Key)
+	}
+	u.must(u.master, ActionUndo, nil, "")
+	require.Equal(t, before, u.state())
+	for id := range u.w.Docs {
+		require.NotEqual(t, SlotHistoryPart, id.Slot, "parts go with their entry")
+	}
+}
+
+func docsOf(w *rulestest.World) domain.Docs {
+	d := domain.NewDocs()
+	for id, raw := range w.Docs {
+		d.Put(id, raw)
+	}
+	return d
+}
