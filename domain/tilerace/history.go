@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -250,10 +251,10 @@ func hashOf(slot, image string) string {
 		return ""
 	}
 	if fields := counters[slot]; len(fields) > 0 {
-		var m map[string]json.RawMessage
+		var m map[string]any
 		if json.Unmarshal([]byte(image), &m) == nil {
 			for _, f := range fields {
-				delete(m, f)
+				setPath(m, f, nil, true)
 			}
 			b, _ := json.Marshal(m)
 			image = string(b)
@@ -269,8 +270,39 @@ func hashOf(slot, image string) string {
 var counters = map[string][]string{
 	SlotTeam:        {"awards", "moves", "gen"},
 	domain.SlotGame: {"nextGen", "nextPowerupTile"},
-	SlotPools:       {"nextId"},
+	SlotPools:       {"pools.nextId"},
 	SlotBoard:       {"version"}, // numbers the randomisers' dice: an undone board is not rolled again
+}
+
+// getPath returns the value at a dotted path of a JSON object.
+func getPath(m map[string]any, path string) (any, bool) {
+	head, rest, nested := strings.Cut(path, ".")
+	if !nested {
+		v, ok := m[head]
+		return v, ok
+	}
+	sub, ok := m[head].(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	return getPath(sub, rest)
+}
+
+// setPath sets (or, with del, deletes) the value at a dotted path of a JSON
+// object whose parents exist.
+func setPath(m map[string]any, path string, v any, del bool) {
+	head, rest, nested := strings.Cut(path, ".")
+	if nested {
+		if sub, ok := m[head].(map[string]any); ok {
+			setPath(sub, rest, v, del)
+		}
+		return
+	}
+	if del {
+		delete(m, head)
+	} else {
+		m[head] = v
+	}
 }
 
 // splitRunes cuts s into pieces of at most n bytes without splitting a

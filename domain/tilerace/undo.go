@@ -347,10 +347,11 @@ func keepCounters(slot, img, cur string) string {
 	}
 	changed := false
 	for _, f := range fields {
-		a, _ := m[f].(float64)
-		b, ok := now[f].(float64)
-		if ok && b > a {
-			m[f] = now[f]
+		a, _ := getPath(m, f)
+		b, ok := getPath(now, f)
+		av, _ := a.(float64)
+		if bv, isNum := b.(float64); ok && isNum && bv > av {
+			setPath(m, f, bv, false)
 			changed = true
 		}
 	}

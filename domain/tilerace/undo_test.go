@@ -80,7 +80,7 @@ func (u *undoWorld) state() map[string]string {
 			var m map[string]any
 			require.NoError(u.t, json.Unmarshal([]byte(img), &m))
 			for _, f := range fields {
-				delete(m, f)
+				setPath(m, f, nil, true)
 			}
 			b, _ := json.Marshal(m)
 			img = string(b)
@@ -368,6 +368,7 @@ func TestUndoLargeImages(t *testing.T) {
 	u.must(u.master, ActionImportTasks, map[string]any{"data": tasks.String()}, "")
 	before := u.state()
 	u.must(u.master, ActionClearPools, map[string]any{}, "")
+	next := u.pools().NextID
 	h := u.history()[0]
 	require.Equal(t, ActionClearPools, h.Type)
 	require.Greater(t, h.Parts, 0)
@@ -380,6 +381,10 @@ func TestUndoLargeImages(t *testing.T) {
 	for id := range u.w.Docs {
 		require.NotEqual(t, SlotHistoryPart, id.Slot, "parts go with their entry")
 	}
+	require.Equal(t, next, u.pools().NextID, "task ids are never reused")
+	u.must(u.master, ActionAddPoolTask, map[string]any{"label": "Mine", "difficulty": 1, "min": 1, "max": 1}, "")
+	u.must(u.master, ActionUndo, nil, "")
+	require.Equal(t, next+1, u.pools().NextID, "task ids are never reused")
 }
 
 func docsOf(w *rulestest.World) domain.Docs {
@@ -388,4 +393,10 @@ func docsOf(w *rulestest.World) domain.Docs {
 		d.Put(id, raw)
 	}
 	return d
+}
+
+func (u *undoWorld) pools() Pools {
+	var pd PoolsDoc
+	require.NoError(u.t, json.Unmarshal(u.w.Docs[domain.Doc(SlotPools, "")], &pd))
+	return pd.Pools
 }
