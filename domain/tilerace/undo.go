@@ -191,9 +191,18 @@ func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.
 		return domain.Change{}, domain.Need(need...)
 	}
 
-	// Go back action by action, newest first, checking each document is
-	// what the action left.
-	state := map[domain.DocID]string{}
+	// Go back document by document: each must be what one of the undone
+	// actions left, that action's before-image what an earlier one left,
+	// and so on until every undone action that changed it is accounted for.
+	// The chain is found by the hashes, newest action first, so two actions
+	// whose times are out of their commit order (a transaction that began
+	// earlier committed later) are still undone together.
+	type change struct {
+		h   HistoryEntry
+		doc HistoryDoc
+		img string
+	}
+	changes := map[domain.DocID][]change{}
 	var order []domain.DocID
 	creds := map[domain.DocID]bool{} // created or deleted by an undone action
 	for _, h := range sel {
@@ -203,22 +212,48 @@ func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.
 		}
 		for i, hd := range h.Docs {
 			id := hd.ID()
-			cur, seen := state[id]
-			if !seen {
-				cur = imageOf(id, d.Raw(id))
+			if _, seen := changes[id]; !seen {
 				order = append(order, id)
 			}
-			if hd.Slot == SlotCred {
-				if imgs[i] == "null" || hd.After == "" {
-					creds[id] = true
+			changes[id] = append(changes[id], change{h: h, doc: hd, img: imgs[i]})
+			if hd.Slot == SlotCred && (imgs[i] == "null" || hd.After == "") {
+				creds[id] = true
+			}
+		}
+	}
+	state := map[domain.DocID]string{}
+	for _, id := range order {
+		cs := changes[id]
+		if id.Slot == SlotCred {
+			state[id] = cs[len(cs)-1].img // the oldest action's before-image
+			continue
+		}
+		cur := imageOf(id, d.Raw(id))
+		used := make([]bool, len(cs))
+		for range cs {
+			found := -1
+			for i, c := range cs {
+				if !used[i] && hashOf(c.doc.Slot, cur) == c.doc.After {
+					found = i
+					break
 				}
-			} else if hashOf(hd.Slot, cur) != hd.After {
+			}
+			if found < 0 {
+				for i := range cs {
+					if !used[i] {
+						found = i
+						break
+					}
+				}
+				h := cs[found].h
 				return domain.Change{}, domain.Errorf(domain.ECONFLICT,
 					"cannot undo %s by %s: %s has changed since (by a later action or effect that is not being undone); nothing was undone",
 					h.Type, h.Name, docName(id))
 			}
-			state[id] = imgs[i]
+			used[found] = true
+			cur = cs[found].img
 		}
+		state[id] = cur
 	}
 
 	game := doc.State
