@@ -145,7 +145,9 @@ func TestTileRaceUndoEveryAction(t *testing.T) {
 			return map[string]any{"type": "claimPowerupTile", "powerupTile": "pt-2", "claims": 0, "players": []string{"Cap2"}}
 		}, false},
 		{"move", func() string { return r.admin }, func() map[string]any { return map[string]any{"type": "moveTeam", "team": t0.id, "to": 9} }, true},
-		{"grant", func() string { return r.admin }, func() map[string]any { return map[string]any{"type": "grantPowerup", "team": t0.id, "powerup": "skip2"} }, false},
+		{"grant", func() string { return r.admin }, func() map[string]any {
+			return map[string]any{"type": "grantPowerup", "team": t0.id, "powerup": "skip2"}
+		}, false},
 		{"cooldown", func() string { return r.admin }, func() map[string]any { return map[string]any{"type": "setCooldown", "team": t0.id, "cooldown": true} }, false},
 		{"edit visible tile", func() string { return r.admin }, func() map[string]any {
 			return map[string]any{"type": "editTile", "tile": 2, "label": "Fish", "difficulty": tile(2).Difficulty, "min": 1, "max": 1}
