@@ -128,6 +128,11 @@ type Read struct {
 	// All reads every document of a keyed slot (under this game); Key is
 	// ignored. Docs.Keys lists what was found.
 	All bool
+	// Newest, with All and Order, reads only the Newest documents with the
+	// highest value of the field Order (one ordered, limited query), not the
+	// whole slot: a log of which only the latest entries matter.
+	Newest int
+	Order  string
 	// Snapshot reads the document without holding it in the transaction:
 	// writers of it do not wait for this action. Writing it back then
 	// commits only if it has not changed since the read; if it has, the

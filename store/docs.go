@@ -102,7 +102,11 @@ func (st *Store) read(ctx context.Context, tx *firestore.Transaction, sl *slots,
 			if err != nil {
 				return err
 			}
-			snaps, err := tx.Documents(st.FS.Collection(coll)).GetAll()
+			q := st.FS.Collection(coll).Query
+			if r.Newest > 0 && r.Order != "" {
+				q = q.OrderBy(r.Order, firestore.Desc).Limit(r.Newest)
+			}
+			snaps, err := tx.Documents(q).GetAll()
 			if err != nil {
 				return err
 			}

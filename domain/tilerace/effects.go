@@ -15,6 +15,7 @@ func Effects() []domain.Effect {
 	return []domain.Effect{
 		{Event: EventTileCompleted, Reads: raiseReads, Run: raiseRun, Eager: true},
 		{Event: EventPointsAwarded, Reads: pointsReads, Run: pointsRun},
+		{Event: EventPointsReversed, Reads: reversalReads, Run: reversalRun},
 	}
 }
 
@@ -125,6 +126,85 @@ func pointsRun(d domain.Docs, r domain.Record, now time.Time) (domain.Change, er
 		ch.Writes = append(ch.Writes, domain.Write{DocID: id, Create: true, Value: LedgerEntry{
 			Key: a.Key, Player: a.Player, Points: a.Points, Display: FormatPoints(a.Points), Team: a.Team, TeamName: a.TeamName,
 			Event: r.ID, At: r.At, AppliedAt: now, Tile: a.Tile, PowerupTile: a.PowerupTile, By: a.By,
+		}})
+	}
+	lb.Top = Leaderboard(lb.Totals, LeaderboardSize)
+	ch.Writes = append(ch.Writes, domain.Write{DocID: domain.Doc(SlotLeaderboard, ""), Value: lb})
+	return ch, nil
+}
+
+// reversals decodes a record's pointsReversed events.
+//
+// Errors: EINVALID (a malformed reversal: the record is retired).
+func reversals(r domain.Record) ([]PointsReversedData, error) {
+	var out []PointsReversedData
+	for _, e := range r.Events {
+		if e.Type != EventPointsReversed {
+			continue
+		}
+		var p PointsReversedData
+		if err := json.Unmarshal(e.Data, &p); err != nil || !validKey(p.Key) || !validKey(ReversalKey(p.Key)) || p.Player == "" || p.Points <= 0 {
+			return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: bad pointsReversed %s", r.GameID, r.ID, e.Data)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func reversalReads(r domain.Record) ([]domain.Read, error) {
+	ps, err := reversals(r)
+	if err != nil {
+		return nil, err
+	}
+	reads := []domain.Read{domain.Locked(domain.Doc(SlotLeaderboard, ""))}
+	for _, p := range ps {
+		reads = append(reads, domain.Locked(domain.Doc(SlotLedger, p.Key)), domain.Locked(domain.Doc(SlotLedger, ReversalKey(p.Key))))
+	}
+	return reads, nil
+}
+
+// reversalRun takes back undone awards: one compensating ledger entry per
+// award (negative points, keyed ReversalKey(key): one already there is
+// skipped, so a redelivered record reverses nothing twice) and the
+// leaderboard. When the award's own effect has not run yet, the reversal
+// writes the award's entry too, as that effect would have, without
+// counting it: the award's effect then finds it and skips it, so the
+// totals come out the same whichever runs first, and never dip below zero.
+func reversalRun(d domain.Docs, r domain.Record, now time.Time) (domain.Change, error) {
+	ps, err := reversals(r)
+	if err != nil || len(ps) == 0 {
+		return domain.Change{}, err
+	}
+	var lb RaceLeaderboard
+	if _, err := d.Get(domain.Doc(SlotLeaderboard, ""), &lb); err != nil {
+		return domain.Change{}, domain.Errorf(domain.EINVALID, "leaderboard of %s: %v", r.GameID, err)
+	}
+	if lb.Totals == nil {
+		lb.Totals = map[string]int{}
+	}
+	var ch domain.Change
+	for _, p := range ps {
+		rev := domain.Doc(SlotLedger, ReversalKey(p.Key))
+		if d.Has(rev) {
+			continue
+		}
+		orig := domain.Doc(SlotLedger, p.Key)
+		if d.Has(orig) {
+			lb.Totals[p.Player] -= p.Points
+			if lb.Totals[p.Player] == 0 {
+				delete(lb.Totals, p.Player)
+			}
+		} else {
+			lb.Awards++
+			ch.Writes = append(ch.Writes, domain.Write{DocID: orig, Create: true, Value: LedgerEntry{
+				Key: p.Key, Player: p.Player, Points: p.Points, Display: FormatPoints(p.Points), Team: p.Team, TeamName: p.TeamName,
+				Event: p.Event, At: r.At, AppliedAt: now, Tile: p.Tile, PowerupTile: p.PT,
+			}})
+		}
+		lb.Reversed++
+		ch.Writes = append(ch.Writes, domain.Write{DocID: rev, Create: true, Value: LedgerEntry{
+			Key: ReversalKey(p.Key), Player: p.Player, Points: -p.Points, Display: FormatPoints(-p.Points), Team: p.Team, TeamName: p.TeamName,
+			Event: r.ID, At: r.At, AppliedAt: now, Tile: p.Tile, PowerupTile: p.PT, By: p.By, Reverses: p.Key,
 		}})
 	}
 	lb.Top = Leaderboard(lb.Totals, LeaderboardSize)

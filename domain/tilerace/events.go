@@ -245,7 +245,7 @@ type ImportResult struct {
 // The store marks such event records pending until the effects ran.
 func HasEffects(events []domain.Event) bool {
 	for _, e := range events {
-		if e.Type == EventPointsAwarded || e.Type == EventTileCompleted || e.Type == domain.EventGameOver {
+		if e.Type == EventPointsAwarded || e.Type == EventPointsReversed || e.Type == EventTileCompleted || e.Type == domain.EventGameOver {
 			return true
 		}
 	}

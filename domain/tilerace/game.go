@@ -57,6 +57,8 @@ type RaceLeaderboard struct {
 	Totals map[string]int `json:"totals"`
 	Top    []Standing     `json:"top"`
 	Awards int            `json:"awards"` // ledger entries counted
+	// Reversed counts the compensating entries of undone awards.
+	Reversed int `json:"reversed,omitempty"`
 }
 
 // LedgerEntry is games/{id}/ledger/{awardKey}: one completion's or claim's
@@ -74,6 +76,9 @@ type LedgerEntry struct {
 	Tile        int       `json:"tile,omitempty"`
 	PowerupTile string    `json:"powerupTile,omitempty"`
 	By          string    `json:"by,omitempty"`
+	// Reverses is the key of the award a compensating entry (negative
+	// points, written by an undo) takes back.
+	Reverses string `json:"reverses,omitempty"`
 }
 
 // Credential kinds: the key of a cred document is "{kind}-{id}".
@@ -111,6 +116,8 @@ func (RaceGame) Slots() []domain.Slot {
 		{Name: SlotBoard, Path: "private/board", Type: BoardDoc{}, Access: domain.ReadAdmin, Doc: "every tile's content (the game's admins, while the fog is off for them)"},
 		{Name: SlotPools, Path: "private/pools", Type: PoolsDoc{}, Access: domain.ReadAdmin, Doc: "the task pools"},
 		{Name: SlotCred, Path: "private/cred-{key}", Type: domain.Credential{}, Access: domain.ReadNever, Doc: "a team's or an admin's password hash"},
+		{Name: SlotHistory, Path: "history/{key}", Type: HistoryEntry{}, Access: domain.ReadNever, Doc: "one state-changing action as undo needs it: before-images, after-hashes, awards"},
+		{Name: SlotHistoryPart, Path: "historyParts/{key}", Type: HistoryPart{}, Access: domain.ReadNever, Doc: "a slice of a history entry's before-images too large to keep in it"},
 	}
 }
 
@@ -207,6 +214,8 @@ func (RaceGame) Plan(a domain.Action) (domain.Plan, error) {
 			reads = append(reads, domain.Locked(domain.Doc(SlotPowerupTile, keys.PowerupTile)))
 		case DocPowerupTiles:
 			reads = append(reads, domain.Read{DocID: domain.Doc(SlotPowerupTile, ""), All: true})
+		case DocHistory:
+			reads = append(reads, domain.Read{DocID: domain.Doc(SlotHistory, ""), All: true, Newest: historyRead, Order: historyOrder})
 		}
 	}
 	if spec.Who != WhoTeam {
@@ -215,8 +224,17 @@ func (RaceGame) Plan(a domain.Action) (domain.Plan, error) {
 	return domain.Plan{Reads: reads}, nil
 }
 
-// Run implements domain.Game.
+// Run implements domain.Game. Every state-changing action except undo
+// also leaves its history entry (history.go), whatever the action.
 func (g RaceGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domain.Change, error) {
+	ch, err := g.run(d, a, env)
+	if err != nil || len(ch.Steps) == 0 || !keepsHistory(a.Type) {
+		return ch, err
+	}
+	return withHistory(d, a, env, ch)
+}
+
+func (g RaceGame) run(d domain.Docs, a domain.Action, env domain.Env) (domain.Change, error) {
 	switch a.Type {
 	case domain.ActionCreate:
 		return g.create(d, a, env)
@@ -245,6 +263,9 @@ func (g RaceGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 		return domain.Change{}, err
 	} else if ok {
 		v.Game.RevealedUpTo = pb.RevealedUpTo
+	}
+	if u, ok := req.(*UndoRequest); ok {
+		return g.undo(d, a, env, doc, *u, pb)
 	}
 	spec := Specs[a.Type]
 	var bd BoardDoc

@@ -39,6 +39,8 @@ const (
 	ActionViewBoard             = "viewBoard"   // read-only: the admin view of the board
 	ActionExportTasks           = "exportTasks" // read-only: the pools or the board as a task file
 
+	// ActionUndo and ActionUndoTo (undo.go): any admin.
+
 	// Master admin actions.
 	ActionAddAdmin    = "addAdmin"
 	ActionRemoveAdmin = "removeAdmin"
@@ -74,6 +76,7 @@ const (
 	DocPowerupTile  Doc = "powerupTile"  // the one powerup tile the action names
 	DocPowerupTiles Doc = "powerupTiles" // every powerup tile
 	DocPools        Doc = "pools"        // the task pools (private)
+	DocHistory      Doc = "history"      // the latest undo history entries (private)
 )
 
 // Spec describes an action for the functions layer and the store: who may
@@ -117,9 +120,15 @@ var Specs = map[string]Spec{
 	ActionSetFog:                {Who: WhoAdmin, Reads: []Doc{DocGame}, Writes: []Doc{DocGame, DocPublicBoard}},
 	ActionViewBoard:             {Who: WhoAdmin, Reads: []Doc{DocGame, DocBoard}},
 	ActionExportTasks:           {Who: WhoAdmin, Reads: []Doc{DocGame, DocBoard, DocPools}},
+	ActionUndo:                  {Who: WhoAdmin, Reads: []Doc{DocGame, DocHistory}, Writes: undoWrites, Deletes: []Doc{DocTeam, DocPowerupTile}},
+	ActionUndoTo:                {Who: WhoAdmin, Reads: []Doc{DocGame, DocHistory}, Writes: undoWrites, Deletes: []Doc{DocTeam, DocPowerupTile}},
 	ActionAddAdmin:              {Who: WhoMaster, Reads: []Doc{DocGame}, Writes: []Doc{DocGame}},
 	ActionRemoveAdmin:           {Who: WhoMaster, Reads: []Doc{DocGame}, Writes: []Doc{DocGame}},
 }
+
+// undoWrites: an undo restores whatever the undone actions wrote (it reads
+// those documents once it knows which; docs/tilerace.md).
+var undoWrites = []Doc{DocGame, DocTeam, DocBoard, DocPools, DocPowerupTile, DocPublicBoard}
 
 // ActionTypes lists every action type, sorted.
 func ActionTypes() []string {

@@ -122,6 +122,14 @@ func invokers(w *world) map[string]func(a domain.Actor) (Outcome, error) {
 			_, err := ExportTasks(c(a), g, w.pools, b, ExportRequest{What: "board"})
 			return Outcome{}, err
 		},
+		ActionUndo: func(a domain.Actor) (Outcome, error) {
+			_, err := SelectUndo(c(a), g, ActionUndo, []HistoryEntry{{Record: "x~1"}}, UndoRequest{})
+			return Outcome{}, err
+		},
+		ActionUndoTo: func(a domain.Actor) (Outcome, error) {
+			_, err := SelectUndo(c(a), g, ActionUndoTo, []HistoryEntry{{Record: "x~2"}, {Record: "x~1"}}, UndoRequest{To: "x~1"})
+			return Outcome{}, err
+		},
 		ActionAddAdmin: func(a domain.Actor) (Outcome, error) {
 			_, o, err := AddAdmin(c(a), g, AdminRequest{ID: "a9", Name: "Neo"})
 			return o, err

@@ -236,6 +236,10 @@ func Run(c Ctx, v Values, in Input) (Values, Outcome, error) {
 		} else {
 			v.Game, o, err = RemoveAdmin(c, v.Game, *r)
 		}
+	case ActionUndo, ActionUndoTo:
+		// Undo works on the stored documents and their history, not on
+		// Values: RaceGame runs it (undo.go).
+		return v, Outcome{}, domain.Errorf(domain.EINVALID, "%s runs on the stored documents, not through Run", in.Type)
 	default:
 		return v, Outcome{}, domain.Errorf(domain.EINVALID, "unknown action type %q", in.Type)
 	}

@@ -1,0 +1,402 @@
+package tilerace
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
+)
+
+// undoWorld is a race played through RaceGame on in-memory documents.
+type undoWorld struct {
+	t      *testing.T
+	w      *rulestest.World
+	master domain.Actor
+	teams  []domain.Actor
+	n      int
+}
+
+func (u *undoWorld) do(a domain.Actor, typ string, body map[string]any, secret string) (domain.Change, error) {
+	u.t.Helper()
+	u.n++
+	u.w.Now = u.w.Now.Add(time.Second) // history orders by time
+	if body == nil {
+		body = map[string]any{}
+	}
+	raw, _ := json.Marshal(body)
+	return u.w.Do(domain.Action{ID: fmt.Sprint("a", u.n), Type: typ, Actor: a, Payload: raw, Secret: secret})
+}
+
+func (u *undoWorld) must(a domain.Actor, typ string, body map[string]any, secret string) domain.Change {
+	u.t.Helper()
+	ch, err := u.do(a, typ, body, secret)
+	require.NoError(u.t, err, typ)
+	return ch
+}
+
+// newUndoWorld makes a race with 3 teams, pools, powerup tiles and a board;
+// started when start.
+func newUndoWorld(t *testing.T, start bool) *undoWorld {
+	t.Helper()
+	u := &undoWorld{t: t, w: rulestest.NewWorld(RaceGame{}, "undo-seed", t0)}
+	u.must(domain.Actor{ID: "p-mia", Name: "Mia", Role: domain.RoleGuest}, domain.ActionCreate, map[string]any{"name": "Mia"}, "hash")
+	u.master = domain.Actor{ID: domain.ScopedID(u.w.Games, MasterAdminID), Name: "Mia", Role: RoleMaster, Game: u.w.Games}
+	for i := range 3 {
+		ch := u.must(u.master, ActionCreateTeam, map[string]any{"name": fmt.Sprint("Team ", i), "members": []string{fmt.Sprint("A", i), fmt.Sprint("B", i)}}, "hash")
+		id := ch.Result.(TeamResult).Team.ID
+		u.teams = append(u.teams, domain.Actor{ID: domain.ScopedID(u.w.Games, id), Name: fmt.Sprint("Team ", i), Role: RoleTeam, Game: u.w.Games})
+	}
+	var tasks strings.Builder
+	for _, d := range []string{"easy", "medium", "hard"} {
+		for i := 0; i < 30; i++ {
+			fmt.Fprintf(&tasks, "%s %d,%s,1,1\n", d, i, d)
+		}
+	}
+	u.must(u.master, ActionImportTasks, map[string]any{"data": tasks.String()}, "")
+	u.must(u.master, ActionImportPowerupTiles, map[string]any{"data": "skip1,Kill a boss,1.5,3,1,eachTeam\nback2,First to 99,2,1,1,firstTeam\n"}, "")
+	u.must(u.master, ActionRandomiseDifficulties, map[string]any{"fill": true}, "")
+	if start {
+		u.must(u.master, ActionStart, nil, "")
+	}
+	return u
+}
+
+// state is every document but the history, with the game document's
+// version and the counters undo keeps left out.
+func (u *undoWorld) state() map[string]string {
+	out := map[string]string{}
+	for id, raw := range u.w.Docs {
+		if id.Slot == SlotHistory || id.Slot == SlotHistoryPart {
+			continue
+		}
+		img := imageOf(id, raw)
+		if fields := counters[id.Slot]; len(fields) > 0 {
+			var m map[string]any
+			require.NoError(u.t, json.Unmarshal([]byte(img), &m))
+			for _, f := range fields {
+				setPath(m, f, nil, true)
+			}
+			b, _ := json.Marshal(m)
+			img = string(b)
+		}
+		if id == domain.GameDocID {
+			var g struct {
+				Status string `json:"status"`
+			}
+			require.NoError(u.t, json.Unmarshal(raw, &g))
+			img = g.Status + " " + img
+		}
+		out[id.Slot+"/"+id.Key] = img
+	}
+	return out
+}
+
+func (u *undoWorld) team(i int) Team {
+	var t Team
+	require.NoError(u.t, json.Unmarshal(u.w.Docs[domain.Doc(SlotTeam, u.teams[i].Local())], &t))
+	return t
+}
+
+func (u *undoWorld) tile(n int) Tile {
+	var bd BoardDoc
+	require.NoError(u.t, json.Unmarshal(u.w.Docs[domain.Doc(SlotBoard, "")], &bd))
+	tile, _ := bd.Board.Tile(n)
+	return tile
+}
+
+// Undo after every kind of state-changing action puts back exactly the
+// documents it changed (whole documents, counters aside).
+func TestUndoEveryAction(t *testing.T) {
+	type act struct {
+		name   string
+		actor  func(u *undoWorld) domain.Actor
+		typ    string
+		body   func(u *undoWorld) map[string]any
+		secret string
+	}
+	master := func(u *undoWorld) domain.Actor { return u.master }
+	team0 := func(u *undoWorld) domain.Actor { return u.teams[0] }
+	tid := func(u *undoWorld) string { return u.teams[0].Local() }
+	active := []act{
+		{"record", team0, ActionComplete, func(u *undoWorld) map[string]any {
+			return map[string]any{"tile": u.team(0).Position, "recorded": 0, "players": []string{"A0"}}
+		}, ""},
+		{"complete", team0, ActionComplete, func(u *undoWorld) map[string]any {
+			return map[string]any{"tile": u.team(0).Position, "recorded": 0, "players": []string{"A0"}, "complete": true}
+		}, ""},
+		{"complete for a team", master, ActionComplete, func(u *undoWorld) map[string]any {
+			return map[string]any{"team": tid(u), "tile": u.team(0).Position, "recorded": 0, "players": []string{"A0"}, "complete": true}
+		}, ""},
+		{"claim each team", team0, ActionClaimPowerupTile, func(u *undoWorld) map[string]any {
+			return map[string]any{"powerupTile": "pt-1", "claims": 0, "players": []string{"A0", "B0"}}
+		}, ""},
+		{"claim first team", team0, ActionClaimPowerupTile, func(u *undoWorld) map[string]any {
+			return map[string]any{"powerupTile": "pt-2", "claims": 0, "players": []string{"A0"}}
+		}, ""},
+		{"move", master, ActionMoveTeam, func(u *undoWorld) map[string]any { return map[string]any{"team": tid(u), "to": 4} }, ""},
+		{"grant", master, ActionGrantPowerup, func(u *undoWorld) map[string]any { return map[string]any{"team": tid(u), "powerup": "skip2"} }, ""},
+		{"cooldown", master, ActionSetCooldown, func(u *undoWorld) map[string]any { return map[string]any{"team": tid(u), "cooldown": true} }, ""},
+		{"edit visible tile", master, ActionEditTile, func(u *undoWorld) map[string]any {
+			return map[string]any{"tile": 2, "label": "Fish", "difficulty": 1, "min": 1, "max": 1}
+		}, ""},
+		{"edit hidden tile", master, ActionEditTile, func(u *undoWorld) map[string]any {
+			return map[string]any{"tile": 30, "label": "Secret", "difficulty": u.tile(30).Difficulty, "min": 1, "max": 1}
+		}, ""},
+		{"create powerup tile", master, ActionCreatePowerupTile, func(u *undoWorld) map[string]any {
+			return map[string]any{"label": "Boss", "points": 150, "min": 1, "max": 2, "claim": "firstTeam", "reward": "skip2"}
+		}, ""},
+		{"edit powerup tile", master, ActionEditPowerupTile, func(u *undoWorld) map[string]any {
+			return map[string]any{"powerupTile": "pt-1", "label": "Boss", "points": 150, "min": 1, "max": 2, "claim": "eachTeam", "reward": "skip2"}
+		}, ""},
+		{"remove powerup tile", master, ActionRemovePowerupTile, func(u *undoWorld) map[string]any { return map[string]any{"powerupTile": "pt-2"} }, ""},
+		{"clear powerup tiles", master, ActionClearPowerupTiles, func(u *undoWorld) map[string]any { return nil }, ""},
+		{"import powerup tiles", master, ActionImportPowerupTiles, func(u *undoWorld) map[string]any {
+			return map[string]any{"data": "skip3,Raid,1,1,1,unlimited\n"}
+		}, ""},
+		{"import tasks", master, ActionImportTasks, func(u *undoWorld) map[string]any { return map[string]any{"data": "Chop,easy,1,1\n"} }, ""},
+		{"add pool task", master, ActionAddPoolTask, func(u *undoWorld) map[string]any {
+			return map[string]any{"label": "Mine", "difficulty": 2, "min": 1, "max": 1}
+		}, ""},
+		{"edit pool task", master, ActionEditPoolTask, func(u *undoWorld) map[string]any {
+			return map[string]any{"id": "t-90", "label": "Mine", "difficulty": 3, "min": 1, "max": 1}
+		}, ""},
+		{"remove pool task", master, ActionRemovePoolTask, func(u *undoWorld) map[string]any { return map[string]any{"id": "t-90"} }, ""},
+		{"clear pools", master, ActionClearPools, func(u *undoWorld) map[string]any { return map[string]any{"difficulty": 1} }, ""},
+		{"settings", master, ActionSetSettings, func(u *undoWorld) map[string]any { return map[string]any{"reserve": 5} }, ""},
+		{"fog off for all", master, ActionSetFog, func(u *undoWorld) map[string]any { return map[string]any{"mode": "all"} }, ""},
+		{"fog off for admins", master, ActionSetFog, func(u *undoWorld) map[string]any { return map[string]any{"mode": "admins"} }, ""},
+		{"add admin", master, ActionAddAdmin, func(u *undoWorld) map[string]any { return map[string]any{"id": "bo", "name": "Bo"} }, "hash2"},
+		{"create team", master, ActionCreateTeam, func(u *undoWorld) map[string]any {
+			return map[string]any{"name": "Late", "members": []string{"Zed"}}
+		}, "hash3"},
+		{"update team", master, ActionUpdateTeam, func(u *undoWorld) map[string]any {
+			return map[string]any{"team": tid(u), "name": "Gold", "members": []string{"A0", "B0", "C0"}}
+		}, ""},
+		{"remove team", master, ActionRemoveTeam, func(u *undoWorld) map[string]any { return map[string]any{"team": tid(u)} }, ""},
+		{"reset", master, ActionReset, func(u *undoWorld) map[string]any { return nil }, ""},
+	}
+	setup := []act{
+		{"randomise difficulties", master, ActionRandomiseDifficulties, func(u *undoWorld) map[string]any { return map[string]any{"fill": true} }, ""},
+		{"randomise tiles", master, ActionRandomiseTiles, func(u *undoWorld) map[string]any { return nil }, ""},
+		{"start", master, ActionStart, func(u *undoWorld) map[string]any { return nil }, ""},
+	}
+	run := func(t *testing.T, start bool, acts []act) {
+		for _, tc := range acts {
+			t.Run(tc.name, func(t *testing.T) {
+				u := newUndoWorld(t, start)
+				if start {
+					// Some history first, and a team that has moved, so a
+					// reset and a move have something to undo.
+					u.must(u.teams[0], ActionComplete, map[string]any{"tile": 1, "recorded": 0, "players": []string{"B0"}, "complete": true}, "")
+					u.must(u.master, ActionAddPoolTask, map[string]any{"label": "Mine", "difficulty": 1, "min": 1, "max": 1}, "")
+				}
+				if tc.name == "reset" || tc.name == "move" {
+					u.must(u.master, ActionMoveTeam, map[string]any{"team": tid(u), "to": 3}, "")
+				}
+				before := u.state()
+				teamBefore := u.team(0)
+				ch := u.must(tc.actor(u), tc.typ, tc.body(u), tc.secret)
+				require.NotEqual(t, before, u.state(), "the action changed something")
+				undo := u.must(u.master, ActionUndo, nil, "")
+				got := u.state()
+				if tc.name == "move" || tc.name == "complete" || tc.name == "complete for a team" {
+					// The fog frontier stays where the move took it
+					// (revealed tiles stay revealed): compare the rest.
+					delete(got, SlotPublicBoard+"/")
+					delete(before, SlotPublicBoard+"/")
+				}
+				require.Equal(t, before, got, "undo restores every document")
+				if tc.name != "remove team" && tc.name != "reset" {
+					require.GreaterOrEqual(t, u.team(0).Awards, teamBefore.Awards)
+				}
+				res := undo.Result.(UndoResult)
+				require.Len(t, res.Undone, 1)
+				require.Equal(t, tc.typ, res.Undone[0].Type)
+				awards := rulestest.All[AwardData](t, ch.Events(), EventPointsAwarded)
+				require.Len(t, rulestest.All[PointsReversedData](t, undo.Events(), EventPointsReversed), len(awards))
+				require.Equal(t, len(awards), res.Reversed)
+				if tc.actor(u).Role == RoleTeam || tc.typ == ActionMoveTeam {
+					require.Equal(t, []string{tid(u)}, res.Teams)
+				}
+				hist := u.history()
+				require.NotEmpty(t, hist)
+				require.LessOrEqual(t, len(hist), HistoryDepth, "older entries are pruned")
+				for _, h := range hist {
+					require.NotEqual(t, res.Undone[0].Record, h.Record, "the undone entry is used up")
+				}
+			})
+		}
+	}
+	t.Run("active", func(t *testing.T) { run(t, true, active) })
+	t.Run("setup", func(t *testing.T) { run(t, false, setup) })
+}
+
+// history returns the history entries, newest first.
+func (u *undoWorld) history() []HistoryEntry {
+	d := domain.NewDocs()
+	found := map[string]json.RawMessage{}
+	for id, raw := range u.w.Docs {
+		if id.Slot == SlotHistory {
+			found[id.Key] = raw
+		}
+	}
+	d.PutAll(SlotHistory, found)
+	h, err := historyOf(d)
+	require.NoError(u.t, err)
+	return h
+}
+
+// undoTo reverts several actions at once, of several teams and admins, and
+// names every team they affected.
+func TestUndoToSeveral(t *testing.T) {
+	u := newUndoWorld(t, true)
+	u.must(u.teams[2], ActionComplete, map[string]any{"tile": 1, "recorded": 0, "players": []string{"A2"}, "complete": true}, "")
+	before := u.state()
+	u.must(u.teams[0], ActionComplete, map[string]any{"tile": 1, "recorded": 0, "players": []string{"A0"}, "complete": true}, "")
+	rec := fmt.Sprintf("%s~a%d", u.teams[0].ID, u.n) // its event record id
+	u.must(u.master, ActionGrantPowerup, map[string]any{"team": u.teams[1].Local(), "powerup": "skip3"}, "")
+	u.must(u.teams[0], ActionComplete, map[string]any{"tile": 2, "recorded": 0, "players": []string{"B0"}, "complete": true}, "")
+	u.must(u.master, ActionSetFog, map[string]any{"mode": "admins"}, "")
+	u.must(u.teams[1], ActionClaimPowerupTile, map[string]any{"powerupTile": "pt-1", "claims": 0, "players": []string{"A1", "B1"}}, "")
+	_, err := u.do(u.master, ActionUndoTo, map[string]any{"to": u.teams[0].ID + "~nope"}, "")
+	require.Equal(t, domain.ENOTFOUND, domain.ErrorCode(err), "%v", err)
+	hist := u.history()
+	require.Greater(t, len(hist), HistoryDepth, "older entries stay until an undo prunes them")
+	ch := u.must(u.master, ActionUndoTo, map[string]any{"to": rec}, "")
+	require.Equal(t, before, u.state(), "all five actions undone")
+	res := ch.Result.(UndoResult)
+	require.Len(t, res.Undone, 5)
+	require.Equal(t, ActionClaimPowerupTile, res.Undone[0].Type, "newest first")
+	require.Equal(t, rec, res.Undone[4].Record)
+	require.ElementsMatch(t, []string{u.teams[0].Local(), u.teams[1].Local()}, res.Teams)
+	require.ElementsMatch(t, []string{"Team 0", "Team 1"}, res.TeamNames)
+	require.Equal(t, 4, res.Reversed, "two completions and a claim by two players")
+	ev := rulestest.All[UndoneData](t, ch.Events(), EventUndone)
+	require.Len(t, ev, 1)
+	require.Equal(t, "Mia", ev[0].By)
+	require.Equal(t, res.Teams, ev[0].Teams)
+	// An award counter never goes down: the next award has a new key.
+	require.Equal(t, 2, u.team(0).Awards)
+	next := u.must(u.teams[0], ActionComplete, map[string]any{"tile": 1, "recorded": 0, "players": []string{"A0"}}, "")
+	aw := rulestest.All[AwardData](t, next.Events(), EventPointsAwarded)
+	require.Equal(t, AwardKey(u.teams[0].Local(), 3), aw[0].Key, "keys 1 and 2 were undone, never reused")
+}
+
+func TestUndoRefusals(t *testing.T) {
+	u := newUndoWorld(t, false)
+	// Only admins undo.
+	_, err := u.do(u.teams[0], ActionUndo, nil, "")
+	require.Equal(t, domain.EFORBIDDEN, domain.ErrorCode(err))
+	_, err = u.do(u.master, ActionUndoTo, nil, "")
+	require.Equal(t, domain.EINVALID, domain.ErrorCode(err))
+	require.Contains(t, err.Error(), "to is required")
+	_, err = u.do(u.master, ActionUndo, map[string]any{"to": "x"}, "")
+	require.Equal(t, domain.EINVALID, domain.ErrorCode(err))
+	// Undo is not undone: undoing everything there is, then nothing is left.
+	for range len(u.history()) {
+		u.must(u.master, ActionUndo, nil, "")
+	}
+	_, err = u.do(u.master, ActionUndo, nil, "")
+	require.Equal(t, domain.ECONFLICT, domain.ErrorCode(err))
+	require.Contains(t, err.Error(), "nothing to undo")
+	require.Empty(t, u.history())
+}
+
+// A document an undone action changed that has changed again since (a
+// concurrent action committed in between) is never overwritten: the undo
+// is refused, naming it, and writes nothing.
+func TestUndoConflict(t *testing.T) {
+	u := newUndoWorld(t, true)
+	u.must(u.master, ActionGrantPowerup, map[string]any{"team": u.teams[0].Local(), "powerup": "skip3"}, "")
+	id := domain.Doc(SlotTeam, u.teams[0].Local())
+	var tm Team
+	require.NoError(t, json.Unmarshal(u.w.Docs[id], &tm))
+	tm.Inventory = append(tm.Inventory, "back1") // as a concurrent action would
+	raw, _ := json.Marshal(tm)
+	u.w.Docs[id] = raw
+	before := u.state()
+	_, err := u.do(u.master, ActionUndo, nil, "")
+	require.Equal(t, domain.ECONFLICT, domain.ErrorCode(err))
+	require.Contains(t, err.Error(), "team "+u.teams[0].Local()+" has changed since")
+	require.Equal(t, before, u.state())
+	// Counters do not count as a change: a team whose award counter moved
+	// on (an earlier undo kept it) can still be undone.
+	tm.Inventory = tm.Inventory[:len(tm.Inventory)-1]
+	tm.Awards += 7
+	raw, _ = json.Marshal(tm)
+	u.w.Docs[id] = raw
+	u.must(u.master, ActionUndo, nil, "")
+	require.Equal(t, tm.Awards, u.team(0).Awards)
+	require.NotContains(t, u.team(0).Inventory, "skip3")
+}
+
+// Undo after a win: the race is on again, without a winner.
+func TestUndoWin(t *testing.T) {
+	u := newUndoWorld(t, true)
+	u.must(u.master, ActionMoveTeam, map[string]any{"team": u.teams[0].Local(), "to": FinalTile}, "")
+	before := u.state()
+	win := u.must(u.teams[0], ActionComplete, map[string]any{"tile": FinalTile, "recorded": 0, "players": []string{"A0"}, "complete": true}, "")
+	require.True(t, win.Result.(CompleteResult).Won)
+	st, _, _ := u.w.Header()
+	require.Equal(t, domain.StatusOver, st)
+	u.must(u.master, ActionUndo, nil, "")
+	require.Equal(t, before, u.state())
+	st, _, _ = u.w.Header()
+	require.Equal(t, domain.StatusActive, st)
+	g, err := domain.ReadGame[Game](docsOf(u.w), Kind)
+	require.NoError(t, err)
+	require.Equal(t, StatusActive, g.State.Status)
+	require.Empty(t, g.State.Winner)
+	// Team actions work again.
+	u.must(u.teams[1], ActionComplete, map[string]any{"tile": 1, "recorded": 0, "players": []string{"A1"}, "complete": true}, "")
+}
+
+// Before-images too large for the entry (the pools, the board) go to parts.
+func TestUndoLargeImages(t *testing.T) {
+	u := newUndoWorld(t, false)
+	var tasks strings.Builder
+	long := strings.Repeat("Ünïcödé instructions ", 45)
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&tasks, "Task %d,easy,1,1,%s\n", i, long)
+	}
+	u.must(u.master, ActionImportTasks, map[string]any{"data": tasks.String()}, "")
+	before := u.state()
+	u.must(u.master, ActionClearPools, map[string]any{}, "")
+	next := u.pools().NextID
+	h := u.history()[0]
+	require.Equal(t, ActionClearPools, h.Type)
+	require.Greater(t, h.Parts, 0)
+	require.Empty(t, h.Images)
+	for id, raw := range u.w.Docs {
+		require.Less(t, len(raw), 1<<20-64<<10, "%s/%s stays well under 1 MiB", id.Slot, id.Key)
+	}
+	u.must(u.master, ActionUndo, nil, "")
+	require.Equal(t, before, u.state())
+	for id := range u.w.Docs {
+		require.NotEqual(t, SlotHistoryPart, id.Slot, "parts go with their entry")
+	}
+	require.Equal(t, next, u.pools().NextID, "task ids are never reused")
+	u.must(u.master, ActionAddPoolTask, map[string]any{"label": "Mine", "difficulty": 1, "min": 1, "max": 1}, "")
+	u.must(u.master, ActionUndo, nil, "")
+	require.Equal(t, next+1, u.pools().NextID, "task ids are never reused")
+}
+
+func docsOf(w *rulestest.World) domain.Docs {
+	d := domain.NewDocs()
+	for id, raw := range w.Docs {
+		d.Put(id, raw)
+	}
+	return d
+}
+
+func (u *undoWorld) pools() Pools {
+	var pd PoolsDoc
+	require.NoError(u.t, json.Unmarshal(u.w.Docs[domain.Doc(SlotPools, "")], &pd))
+	return pd.Pools
+}

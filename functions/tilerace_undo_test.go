@@ -1,0 +1,452 @@
+package functions_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"cloud.google.com/go/firestore"
+	"github.com/stretchr/testify/require"
+
+	"github.com/meeple-games/meeple/domain/tilerace"
+)
+
+// undoCounters are the fields undo keeps at their current values (they only
+// grow), by document.
+var undoCounters = map[string][]string{
+	"teams/":        {"awards", "moves", "gen"},
+	"game":          {"state.nextGen", "state.nextPowerupTile"},
+	"private/pools": {"pools.nextId"},
+	"private/board": {"version"},
+}
+
+// state reads every document of the race an undo may restore, whole, as
+// stored: all but the history, the event log, the action records, the
+// points (checked on their own) and the seed. The store's updatedAt and the
+// game's version (it only grows) and seed (once revealed, revealed) are left
+// out, and so are the counters, returned apart.
+func (r *race) state() (map[string]map[string]any, map[string]float64) {
+	r.s.t.Helper()
+	ctx := context.Background()
+	out := map[string]map[string]any{}
+	g := r.s.store.FS.Collection("games").Doc(r.id)
+	snap, err := g.Get(ctx)
+	require.NoError(r.s.t, err)
+	m := snap.Data()
+	delete(m, "version")
+	delete(m, "seed")
+	out["game"] = m
+	for _, coll := range []string{"teams", "powerupTiles", "public", "private"} {
+		docs, err := g.Collection(coll).Documents(ctx).GetAll()
+		require.NoError(r.s.t, err)
+		for _, d := range docs {
+			if d.Ref.ID == "leaderboard" || d.Ref.ID == "server" {
+				continue
+			}
+			out[coll+"/"+d.Ref.ID] = d.Data()
+		}
+	}
+	counters := map[string]float64{}
+	for path, m := range out {
+		delete(m, "updatedAt")
+		for prefix, fields := range undoCounters {
+			if !strings.HasPrefix(path, prefix) {
+				continue
+			}
+			for _, f := range fields {
+				parent, leaf := m, f
+				if head, rest, ok := strings.Cut(f, "."); ok {
+					parent, _ = m[head].(map[string]any)
+					leaf = rest
+				}
+				if parent != nil {
+					if v, ok := parent[leaf].(int64); ok {
+						counters[path+"."+f] = float64(v)
+					}
+					delete(parent, leaf)
+				}
+			}
+		}
+	}
+	return out, counters
+}
+
+func (r *race) leaderboard() tilerace.RaceLeaderboard {
+	var lb tilerace.RaceLeaderboard
+	r.doc("public/leaderboard", &lb)
+	return lb
+}
+
+// requireRestored checks that an undo put every document back (counters
+// aside, which must not have gone down) and the leaderboard with it.
+func (r *race) requireRestored(before map[string]map[string]any, counters map[string]float64, lb tilerace.RaceLeaderboard, skipPublic bool) {
+	t := r.s.t
+	t.Helper()
+	after, now := r.state()
+	if skipPublic {
+		// A completion or a move raised the fog frontier; revealed tiles
+		// stay revealed after the undo.
+		require.GreaterOrEqual(t, after["public/board"]["revealedUpTo"], before["public/board"]["revealedUpTo"])
+		delete(after, "public/board")
+		before = copyState(before)
+		delete(before, "public/board")
+	}
+	require.Equal(t, before, after, "undo restores every document")
+	for k, v := range counters {
+		if w, ok := now[k]; ok {
+			require.GreaterOrEqual(t, w, v, "%s never goes down", k)
+		}
+	}
+	got := r.leaderboard()
+	require.Equal(t, lb.Totals, got.Totals, "totals")
+	require.Equal(t, lb.Top, got.Top, "top 10")
+}
+
+func copyState(m map[string]map[string]any) map[string]map[string]any {
+	out := make(map[string]map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// Undo after every kind of state-changing action, through the functions
+// against the emulator: every document and the points are as before.
+func TestTileRaceUndoEveryAction(t *testing.T) {
+	s := newStack(t)
+	r := newRace(t, s, 2, true)
+	t0, t1 := r.teams[0], r.teams[1]
+	tile := func(n int) *tilerace.TileView { return r.board().Tiles[n-1].Content }
+	cases := []struct {
+		name  string
+		token func() string
+		body  func() map[string]any
+		moves bool // raises the fog frontier
+	}{
+		{"complete", func() string { return t0.token }, func() map[string]any {
+			tm := r.team(t0.id)
+			return map[string]any{"type": "complete", "tile": tm.Position, "recorded": 0, "players": t0.members[:tile(tm.Position).Min], "complete": true}
+		}, true},
+		{"record", func() string { return t1.token }, func() map[string]any {
+			return map[string]any{"type": "complete", "tile": r.team(t1.id).Position, "recorded": 0, "players": t1.members[:1]}
+		}, false},
+		{"complete for a team", func() string { return r.admin }, func() map[string]any {
+			tm := r.team(t1.id)
+			return map[string]any{"type": "complete", "team": t1.id, "tile": tm.Position, "recorded": 0, "players": t1.members[:tile(tm.Position).Min], "complete": true}
+		}, true},
+		{"claim", func() string { return t0.token }, func() map[string]any {
+			return map[string]any{"type": "claimPowerupTile", "powerupTile": "pt-1", "claims": 0, "players": []string{"Cap1", "Bo1"}}
+		}, false},
+		{"claim first team", func() string { return t1.token }, func() map[string]any {
+			return map[string]any{"type": "claimPowerupTile", "powerupTile": "pt-2", "claims": 0, "players": []string{"Cap2"}}
+		}, false},
+		{"move", func() string { return r.admin }, func() map[string]any { return map[string]any{"type": "moveTeam", "team": t0.id, "to": 9} }, true},
+		{"grant", func() string { return r.admin }, func() map[string]any {
+			return map[string]any{"type": "grantPowerup", "team": t0.id, "powerup": "skip2"}
+		}, false},
+		{"cooldown", func() string { return r.admin }, func() map[string]any { return map[string]any{"type": "setCooldown", "team": t0.id, "cooldown": true} }, false},
+		{"edit visible tile", func() string { return r.admin }, func() map[string]any {
+			return map[string]any{"type": "editTile", "tile": 2, "label": "Fish", "difficulty": tile(2).Difficulty, "min": 1, "max": 1}
+		}, false},
+		{"edit hidden tile", func() string { return r.master }, func() map[string]any {
+			return map[string]any{"type": "editTile", "tile": 40, "label": "Secret", "difficulty": 3, "min": 1, "max": 1}
+		}, false},
+		{"create powerup tile", func() string { return r.admin }, func() map[string]any {
+			return map[string]any{"type": "createPowerupTile", "label": "Boss", "points": 150, "min": 1, "max": 2, "claim": "firstTeam", "reward": "skip2"}
+		}, false},
+		{"edit powerup tile", func() string { return r.admin }, func() map[string]any {
+			return map[string]any{"type": "editPowerupTile", "powerupTile": "pt-1", "label": "Boss", "points": 150, "min": 1, "max": 2, "claim": "eachTeam", "reward": "skip2"}
+		}, false},
+		{"remove powerup tile", func() string { return r.admin }, func() map[string]any { return map[string]any{"type": "removePowerupTile", "powerupTile": "pt-2"} }, false},
+		{"clear powerup tiles", func() string { return r.admin }, func() map[string]any { return map[string]any{"type": "clearPowerupTiles"} }, false},
+		{"import powerup tiles", func() string { return r.admin }, func() map[string]any {
+			return map[string]any{"type": "importPowerupTiles", "data": "skip3,Raid,1,1,1,unlimited\n"}
+		}, false},
+		{"import tasks", func() string { return r.admin }, func() map[string]any { return map[string]any{"type": "importTasks", "data": "Chop,easy,1,1\n"} }, false},
+		{"add pool task", func() string { return r.admin }, func() map[string]any {
+			return map[string]any{"type": "addPoolTask", "label": "Mine", "difficulty": 2, "min": 1, "max": 1}
+		}, false},
+		{"clear pools", func() string { return r.admin }, func() map[string]any { return map[string]any{"type": "clearPools"} }, false},
+		{"settings", func() string { return r.admin }, func() map[string]any { return map[string]any{"type": "setSettings", "reserve": 5} }, false},
+		{"fog off for all", func() string { return r.admin }, func() map[string]any { return map[string]any{"type": "setFog", "mode": "all"} }, false},
+		{"add admin", func() string { return r.master }, func() map[string]any {
+			return map[string]any{"type": "addAdmin", "id": "bo", "name": "Bo", "password": "bo-password"}
+		}, false},
+		{"remove admin", func() string { return r.master }, func() map[string]any { return map[string]any{"type": "removeAdmin", "id": "ada"} }, false},
+		{"create team", func() string { return r.admin }, func() map[string]any {
+			return map[string]any{"type": "createTeam", "name": "Late", "members": []string{"Zed"}, "password": "pw-late"}
+		}, false},
+		{"update team", func() string { return r.admin }, func() map[string]any {
+			return map[string]any{"type": "updateTeam", "team": t1.id, "name": "Gold", "members": []string{"Cap2", "Bo2"}}
+		}, false},
+		{"remove team", func() string { return r.admin }, func() map[string]any { return map[string]any{"type": "removeTeam", "team": t1.id} }, false},
+		{"reset", func() string { return r.master }, func() map[string]any { return map[string]any{"type": "reset"} }, true},
+	}
+	// Some progress first, so a reset has something to undo.
+	r.completeTile(t0, "warm-up")
+	r.applyEffects()
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s.advance(time.Second)
+			before, counters := r.state()
+			lb := r.leaderboard()
+			out := r.mustAct(tc.token(), fmt.Sprint("act-", i), tc.body())
+			awards := 0
+			for _, ev := range out["events"].([]any) {
+				if ev.(map[string]any)["type"] == tilerace.EventPointsAwarded {
+					awards++
+				}
+			}
+			r.applyEffects()
+			mid, _ := r.state()
+			require.NotEqual(t, before, mid, "the action changed something")
+			s.advance(time.Second)
+			undo := r.mustAct(r.master, fmt.Sprint("undo-", i), map[string]any{"type": "undo"})
+			res := undo["result"].(map[string]any)
+			require.Len(t, res["undone"], 1)
+			require.Equal(t, tc.body()["type"], res["undone"].([]any)[0].(map[string]any)["type"])
+			require.EqualValues(t, awards, res["reversed"])
+			r.applyEffects()
+			r.requireRestored(before, counters, lb, tc.moves)
+		})
+	}
+}
+
+// The points of undone actions are taken back with compensating ledger
+// entries, also when an earlier undo already changed the leaderboard, and
+// whichever of an award and its reversal is applied first.
+func TestTileRaceUndoPoints(t *testing.T) {
+	s := newStack(t)
+	r := newRace(t, s, 3, true)
+	ctx := context.Background()
+	base := r.leaderboard()
+	baseState, baseCounters := r.state()
+	step := func() { s.advance(time.Second) }
+
+	// Three completions by two teams and a claim, each applied.
+	step()
+	r.completeTile(r.teams[0], "c1")
+	step()
+	r.completeTile(r.teams[1], "c2")
+	step()
+	r.mustAct(r.teams[0].token, "claim", map[string]any{"type": "claimPowerupTile", "powerupTile": "pt-1", "claims": 0, "players": []string{"Cap1", "Bo1"}})
+	step()
+	r.completeTile(r.teams[0], "c3")
+	r.applyEffects()
+	require.NotEqual(t, base.Totals, r.leaderboard().Totals)
+
+	// undo: the last completion.
+	step()
+	out := r.mustAct(r.admin, "u1", map[string]any{"type": "undo"})
+	res := out["result"].(map[string]any)
+	reversed := res["reversed"].(float64)
+	require.Equal(t, []any{r.teams[0].id}, res["teams"])
+	require.Equal(t, []any{"Team 1"}, res["teamNames"])
+	r.applyEffects()
+	// undoTo the first completion: the claim and c2 and c1, on a leaderboard
+	// the first undo already changed.
+	step()
+	out = r.mustAct(r.admin, "u2", map[string]any{"type": "undoTo", "to": r.teams[0].actor(r) + "~c1"})
+	res = out["result"].(map[string]any)
+	reversed += res["reversed"].(float64)
+	require.Len(t, res["undone"], 3)
+	require.ElementsMatch(t, []any{r.teams[0].id, r.teams[1].id}, res["teams"])
+	r.applyEffects()
+	r.requireRestored(baseState, baseCounters, base, true)
+	lb := r.leaderboard()
+	require.EqualValues(t, reversed, lb.Reversed, "one compensating entry per award")
+	require.GreaterOrEqual(t, lb.Reversed, 5, "c3, the claim's 2, c2, c1")
+
+	// The log says so: one undone event naming the admin and the teams.
+	recs, err := s.store.Events(ctx, r.id)
+	require.NoError(t, err)
+	last := recs[len(recs)-1]
+	require.Equal(t, "undoTo", last.Type)
+	require.Equal(t, tilerace.EventUndone, last.Events[0].Type)
+	d := last.Events[0].Data.(map[string]any)
+	require.Equal(t, "Ada", d["by"])
+	require.Len(t, d["actions"], 3)
+
+	// Order independence: a completion undone before its points were
+	// applied; the reversal runs first, then the award.
+	step()
+	r.completeTile(r.teams[2], "c4")
+	step()
+	r.mustAct(r.admin, "u3", map[string]any{"type": "undo"})
+	adminID := r.id + ":ada"
+	applied, err := s.store.ApplyEffects(ctx, r.id, adminID+"~u3")
+	require.NoError(t, err)
+	require.True(t, applied)
+	applied, err = s.store.ApplyEffects(ctx, r.id, r.teams[2].actor(r)+"~c4")
+	require.NoError(t, err)
+	require.True(t, applied)
+	r.applyEffects()
+	require.Equal(t, base.Totals, r.leaderboard().Totals)
+	require.Equal(t, base.Top, r.leaderboard().Top)
+	// Redelivery changes nothing.
+	for _, id := range []string{adminID + "~u3", adminID + "~u2"} {
+		applied, err = s.store.ApplyEffects(ctx, r.id, id)
+		require.NoError(t, err)
+		require.False(t, applied)
+	}
+	// The ledger: every award and its reversal, summing to nothing.
+	ledger, err := s.store.FS.Collection("games").Doc(r.id).Collection("ledger").Documents(ctx).GetAll()
+	require.NoError(t, err)
+	sum := 0
+	for _, e := range ledger {
+		var le tilerace.LedgerEntry
+		b, _ := json.Marshal(e.Data())
+		require.NoError(t, json.Unmarshal(b, &le))
+		sum += le.Points
+		if le.Points < 0 {
+			require.Equal(t, le.Reverses+"~undo", e.Ref.ID)
+			require.Equal(t, "Ada", le.By)
+		}
+	}
+	require.Zero(t, sum)
+}
+
+func (tm raceTeam) actor(r *race) string { return r.id + ":" + tm.id }
+
+// A document an undone action changed that a concurrent action changed
+// since is never overwritten: 409 naming it, nothing written. Undo after a
+// win puts the race back on.
+func TestTileRaceUndoConflictAndWin(t *testing.T) {
+	s := newStack(t)
+	r := newRace(t, s, 2, true)
+	tm := r.teams[0]
+	s.advance(10 * time.Second)
+	r.mustAct(r.admin, "grant", map[string]any{"type": "grantPowerup", "team": tm.id, "powerup": "skip1"})
+	// A completion whose transaction began before the grant but committed
+	// after it: its history entry sorts before the grant's.
+	s.advance(-5 * time.Second)
+	r.completeTile(tm, "c1")
+	s.advance(10 * time.Second)
+	before, _ := r.state()
+	code, out := r.act(r.master, "u1", map[string]any{"type": "undo"})
+	require.Equal(t, http.StatusConflict, code, "%v", out)
+	require.Equal(t, "failed_precondition", errCode(out))
+	require.Contains(t, out["error"].(map[string]any)["message"], "team "+tm.id+" has changed since")
+	after, _ := r.state()
+	require.Equal(t, before, after, "nothing written")
+	// Undoing both (the completion is the earlier entry) works.
+	r.mustAct(r.master, "u2", map[string]any{"type": "undoTo", "to": tm.actor(r) + "~c1"})
+	require.Equal(t, 1, r.team(tm.id).Position)
+	require.Empty(t, r.team(tm.id).Inventory)
+
+	// A win, undone.
+	s.advance(time.Second)
+	r.mustAct(r.admin, "to-end", map[string]any{"type": "moveTeam", "team": tm.id, "to": tilerace.NumTiles})
+	s.advance(time.Second)
+	before, counters := r.state()
+	lb := r.leaderboard()
+	win := r.completeTile(tm, "win")
+	require.Equal(t, true, win["result"].(map[string]any)["won"])
+	require.Equal(t, tilerace.StatusFinished, r.game().Status)
+	r.applyEffects()
+	s.advance(time.Second)
+	r.mustAct(r.admin, "unwin", map[string]any{"type": "undo"})
+	r.applyEffects()
+	r.requireRestored(before, counters, lb, true)
+	g := r.game()
+	require.Equal(t, tilerace.StatusActive, g.Status)
+	require.Empty(t, g.Winner)
+	doc, err := s.store.GameDoc(context.Background(), r.id)
+	require.NoError(t, err)
+	require.Equal(t, "active", doc["status"])
+	r.completeTile(r.teams[1], "after")
+}
+
+// The event log (ruling 21): one entry per successful action with a unique
+// id, a time, the actor and the admin who acted for a team; clients read
+// the last 50 with one query; no entry carries a hidden tile's content;
+// refused actions write nothing.
+func TestTileRaceEventLog(t *testing.T) {
+	s := newStack(t)
+	r := newRace(t, s, 2, true)
+	ctx := context.Background()
+	events := s.store.FS.Collection("games").Doc(r.id).Collection("events")
+	count := func() int {
+		all, err := events.Documents(ctx).GetAll()
+		require.NoError(t, err)
+		return len(all)
+	}
+	n := count()
+	// Refused: a stale completion, an unknown team, a team doing admin work.
+	for i, body := range []map[string]any{
+		{"type": "complete", "tile": 9, "recorded": 0, "players": []string{"Cap1"}},
+		{"type": "moveTeam", "team": "t-nope", "to": 3},
+		{"type": "undoTo", "to": "nope"},
+	} {
+		code, _ := r.act(r.teams[0].token, fmt.Sprint("bad-", i), body)
+		require.NotEqual(t, http.StatusOK, code)
+	}
+	code, _ := r.act(r.admin, "bad-undo", map[string]any{"type": "undoTo", "to": "nope"})
+	require.Equal(t, http.StatusNotFound, code)
+	require.Equal(t, n, count(), "refused actions write nothing")
+
+	// 60 more entries: completions, admin moves, completions for a team,
+	// tile edits, hidden and visible.
+	for i := 0; i < 60; i++ {
+		s.advance(time.Second)
+		switch i % 4 {
+		case 0:
+			r.completeTile(r.teams[i%2], fmt.Sprint("c", i))
+		case 1:
+			r.mustAct(r.admin, fmt.Sprint("m", i), map[string]any{"type": "moveTeam", "team": r.teams[1].id, "to": 1 + i%5})
+		case 2:
+			tm := r.teams[0]
+			pos := r.team(tm.id).Position
+			r.mustAct(r.admin, fmt.Sprint("f", i), map[string]any{"type": "complete", "team": tm.id, "tile": pos, "recorded": 0,
+				"players": tm.members[:r.board().Tiles[pos-1].Content.Min], "complete": true})
+		case 3:
+			r.mustAct(r.admin, fmt.Sprint("e", i), map[string]any{"type": "editTile", "tile": 30 + i%20, "label": fmt.Sprint("Hidden label ", i), "difficulty": 3, "min": 1, "max": 1})
+		}
+	}
+	r.applyEffects()
+	// The query a client runs (orderBy at desc, limit 50: a single-field
+	// index, no composite one; firestore.rules lets any signed-in caller).
+	snaps, err := events.OrderBy("at", firestore.Desc).Limit(50).Documents(ctx).GetAll()
+	require.NoError(t, err)
+	require.Len(t, snaps, 50)
+	ids := map[string]bool{}
+	var prev time.Time
+	hidden := map[string]bool{}
+	var bd tilerace.BoardDoc
+	r.doc("private/board", &bd)
+	for _, tl := range bd.Board.Tiles {
+		if tl.N > r.board().RevealedUpTo {
+			hidden[tl.Label] = true
+		}
+	}
+	require.NotEmpty(t, hidden)
+	for i, snap := range snaps {
+		require.False(t, ids[snap.Ref.ID], "unique ids")
+		ids[snap.Ref.ID] = true
+		at := snap.Data()["at"].(time.Time)
+		if i > 0 {
+			require.False(t, at.After(prev), "newest first")
+		}
+		prev = at
+		actor := snap.Data()["actor"].(map[string]any)
+		require.NotEmpty(t, actor["id"])
+		b, _ := json.Marshal(snap.Data()["events"])
+		for label := range hidden {
+			require.NotContains(t, string(b), `"`+label+`"`, "entry %s shows a hidden tile", snap.Ref.ID)
+		}
+		if actor["role"] == "admin" {
+			for _, ev := range snap.Data()["events"].([]any) {
+				d, _ := ev.(map[string]any)["data"].(map[string]any)
+				if d != nil {
+					if _, ok := d["by"]; ok {
+						require.Equal(t, "Ada", d["by"], "admin attribution in %s", snap.Ref.ID)
+					}
+				}
+			}
+		}
+	}
+}
