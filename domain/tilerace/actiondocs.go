@@ -35,6 +35,8 @@ var summaries = map[string]string{
 	ActionSetFog:                "set the fog of war mode",
 	ActionViewBoard:             "the board as the admin may see it (read-only)",
 	ActionExportTasks:           "the pools or the board as a task file (read-only)",
+	ActionUndo:                  "revert the last action (its points too); not itself undoable",
+	ActionUndoTo:                "revert an action of the last 10 and every later one",
 	ActionAddAdmin:              "add a regular admin with a password",
 	ActionRemoveAdmin:           "remove a regular admin",
 }
