@@ -43,10 +43,13 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
   let records: EventRecord[] = [];
   let advancedFor = 0;
 
+  // Turn actions carry the version the player saw, so a double click or a
+  // stale page cannot act twice; join, forfeit and rematch need no order.
   const send = (type: string, extra: Record<string, unknown> = {}) =>
     err.run(async () => {
       timings.clicks.push({ at: now(), version: game?.version ?? -1, type });
-      await act("DashDice", { gameId: id, type, version: game?.version, ...extra });
+      const version = ["call", "roll", "bank"].includes(type) ? game?.version : undefined;
+      await act("DashDice", { gameId: id, type, version, ...extra });
     });
 
   const btn = {
@@ -81,6 +84,7 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
     timings.seen[game.version] ??= now();
     el.title.textContent = `DashDice — ${st.mode?.name ?? ""}`;
     el.phase.textContent = st.phase;
+    el.room.hidden = st.phase !== "waiting";
     el.version.textContent = String(game.version);
     const player = (p: any, which: string) =>
       p
