@@ -12,7 +12,7 @@
 // first load, bundle size.
 
 import { chromium } from "playwright-core";
-import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -212,4 +212,5 @@ try {
   await browser.close();
 }
 console.log(`BROWSER-METRICS ${JSON.stringify(metrics)}`);
+writeFileSync(join(out, "metrics.json"), JSON.stringify(metrics, null, 2) + "\n");
 process.exit(exitCode || (failures ? 1 : 0));
