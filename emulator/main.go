@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/meeple-games/meeple/emulator/stack"
@@ -29,7 +30,8 @@ func main() {
 
 func run() error {
 	c := stack.Config{Games: games.All()}
-	var quiet bool
+	var quiet, noWeb bool
+	var web string
 	flag.IntVar(&c.Port, "port", 8090, "port of the HTTP and trigger functions (0: any free port)")
 	flag.IntVar(&c.FirestorePort, "firestore-port", 8080, "port of the Firestore emulator (0: any free port)")
 	flag.StringVar(&c.Project, "project", store.LocalProject, "project id")
@@ -37,7 +39,17 @@ func run() error {
 	flag.BoolVar(&c.NoDemo, "no-demo", false, "do not seed demo games")
 	flag.StringVar(&c.Attach, "attach", "", "use the Firestore emulator already running at HOST:PORT (started with --functions_emulator=127.0.0.1:<-port>) instead of starting one")
 	flag.BoolVar(&quiet, "quiet", false, "log warnings and errors only")
+	flag.StringVar(&web, "web", "web", "the web client's directory: built (npm ci, npm run build) when web/dist is missing or older than its sources, and served at /")
+	flag.BoolVar(&noWeb, "no-web", false, "do not build or serve the web client")
 	flag.Parse()
+	if !noWeb {
+		if err := stack.BuildWeb(web, os.Stderr); err != nil {
+			// The API works without the client: say why there is no page.
+			fmt.Fprintf(os.Stderr, "emulator: no web client: %v\n", err)
+		} else {
+			c.Web = filepath.Join(web, "dist")
+		}
+	}
 	if quiet {
 		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	}

@@ -11,7 +11,10 @@ import (
 // PrintHowTo tells a person at the terminal how to play the demos.
 func (s *Stack) PrintHowTo(w io.Writer) {
 	fmt.Fprintf(w, "\nMeeple local stack is up.\n")
-	fmt.Fprintf(w, "  functions:  %s  (POST /%s)\n", s.FunctionsURL, strings.Join(functions.Names(s.games), ", /"))
+	if s.WebURL != "" {
+		fmt.Fprintf(w, "\n  Play in the browser: %s\n\n", s.WebURL)
+	}
+	fmt.Fprintf(w, "  functions:  %s  (POST /%s; GET /api lists them)\n", s.FunctionsURL, strings.Join(functions.Names(s.games), ", /"))
 	fmt.Fprintf(w, "  firestore:  %s  (project %s, rules from firestore.rules)\n", s.FirestoreHost, s.Project)
 	fmt.Fprintf(w, "  triggers:   delivered by the Firestore emulator; tick every second\n")
 	if s.secretNote != "" {

@@ -45,6 +45,10 @@ type Config struct {
 	Attach string
 	// Games is the registry to run (games.All() for the real stack).
 	Games domain.Registry
+	// Web is the directory of the built web client (web/dist) to serve at
+	// /, with /config.json telling it where Firestore is; empty: none, and
+	// / lists the functions as /api does.
+	Web string
 	// ClientOptions are added to the stack's Firestore client (the load
 	// generator counts RPCs with them).
 	ClientOptions []option.ClientOption
@@ -54,10 +58,12 @@ type Config struct {
 type Stack struct {
 	FunctionsURL  string // base URL of the HTTP functions
 	FirestoreHost string // host:port of the Firestore emulator
-	Project       string
-	Store         *store.Store
-	Server        *functions.Server
-	Triggers      *triggers.Triggers
+	// WebURL is the web client's address ("" when the stack serves none).
+	WebURL   string
+	Project  string
+	Store    *store.Store
+	Server   *functions.Server
+	Triggers *triggers.Triggers
 	// Demos are the demo games seeded, by game kind, in registry order.
 	Demos map[string]domain.DemoGame
 	// Emulator is the emulator the stack started (nil when attached).
@@ -154,7 +160,21 @@ func Run(ctx context.Context, c Config, ready func(*Stack)) error {
 	}
 	mux.Handle("/functions/projects/", s.Triggers.LegacyHandler())
 	names := functions.Names(c.Games)
+	listing := func(w http.ResponseWriter) {
+		fmt.Fprintf(w, "Meeple local stack. Functions: POST /%s. See README.md.\n", strings.Join(names, ", POST /"))
+	}
+	var web func(http.ResponseWriter, *http.Request) bool
+	if c.Web != "" {
+		web = webHandler(c.Web, c.Project, emuHost)
+		s.WebURL = s.FunctionsURL + "/"
+	}
+	mux.HandleFunc("/api", func(w http.ResponseWriter, r *http.Request) { listing(w) })
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		// A JSON client asking for / gets the listing, as before the web client.
+		wantsPage := web != nil && !strings.Contains(r.Header.Get("Accept"), "application/json")
+		if wantsPage && web(w, r) {
+			return
+		}
 		if r.URL.Path != "/" {
 			// The same error shape as every function's, naming them all (paths
 			// are case-sensitive: /dashdice is not /DashDice).
@@ -169,7 +189,7 @@ func Run(ctx context.Context, c Config, ready func(*Stack)) error {
 			_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"code": domain.ENOTFOUND, "message": msg}})
 			return
 		}
-		fmt.Fprintf(w, "Meeple local stack. Functions: POST /%s. See README.md.\n", strings.Join(functions.Names(c.Games), ", POST /"))
+		listing(w)
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	serveErr := make(chan error, 1)

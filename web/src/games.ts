@@ -1,0 +1,91 @@
+// The game kinds the lobby offers, as data: each kind's function, how to
+// create a game of it, and whether it has quick match. A game page registers
+// itself in main.ts under #/<kind>/<gameId>; kinds without one open the
+// spectator page.
+
+import type { Session } from "./api";
+
+export interface CreateOption {
+  name: string;
+  label: string;
+  /** a select's options, or none for a text/number input. */
+  options?: string[];
+  type?: "text" | "number" | "checkbox" | "password";
+  /** sent as a JSON number. */
+  numeric?: boolean;
+  value?: string;
+}
+
+export interface GameKind {
+  kind: string;
+  function: string;
+  title: string;
+  createOptions: CreateOption[];
+  /** the body fields quick match needs besides type/actionId, from the create form. */
+  quickMatch?: string[];
+  /** accounts only (CodeBowl coaches). */
+  note?: string;
+}
+
+export const DASHDICE_MODES = ["quickfire", "classic", "zero-hour", "last-line", "true-grit"];
+
+export const gameKinds: GameKind[] = [
+  {
+    kind: "dashdice",
+    function: "DashDice",
+    title: "DashDice",
+    createOptions: [
+      { name: "mode", label: "mode", options: DASHDICE_MODES },
+      { name: "private", label: "private (room code only)", type: "checkbox", value: "true" },
+      { name: "turnSeconds", label: "turn seconds (0: no timer)", type: "number", value: "30" },
+      { name: "seed", label: "seed (local stack only; empty: random)", type: "text" },
+    ],
+    quickMatch: ["mode"],
+  },
+  {
+    kind: "partyboard",
+    function: "PartyBoard",
+    title: "Party Board",
+    createOptions: [
+      { name: "board", label: "board", options: ["pokemon-gen1", "pokemon-gen2"] },
+      { name: "private", label: "private", type: "checkbox" },
+      { name: "seed", label: "seed (local stack only)", type: "text" },
+    ],
+  },
+  {
+    kind: "tilerace",
+    function: "TileRace",
+    title: "Tile Race",
+    createOptions: [
+      { name: "name", label: "your admin name", type: "text", value: "Master" },
+      { name: "password", label: "master password", type: "password" },
+      { name: "seed", label: "seed (local stack only)", type: "text" },
+    ],
+  },
+  {
+    kind: "hexdice",
+    function: "HexDice",
+    title: "Hex & Dice",
+    createOptions: [
+      { name: "size", label: "size", options: ["medium", "small", "large"] },
+      { name: "mode", label: "turn mode", options: ["alternating", "simultaneous"] },
+      { name: "turnSeconds", label: "turn seconds", options: ["90", "60", "120"], numeric: true },
+      { name: "private", label: "private", type: "checkbox" },
+    ],
+    quickMatch: [],
+  },
+  {
+    kind: "codebowl",
+    function: "CodeBowl",
+    title: "CodeBowl",
+    createOptions: [{ name: "teamId", label: "your team id", type: "text" }],
+    note: "Coaches are registered accounts with a team (createTeam); guests may only watch.",
+  },
+];
+
+export function kindOf(kind: string): GameKind | undefined {
+  return gameKinds.find((g) => g.kind === kind);
+}
+
+/** Pages: a game page renders into root and returns a stop function. */
+export type Page = (root: HTMLElement, params: string[], s: Session) => Promise<() => void> | (() => void);

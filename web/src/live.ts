@@ -1,0 +1,80 @@
+// Live reads: listeners on a game's document and its event log. Listener
+// errors (a rule that refuses, a lost emulator) go to onError, to be shown.
+
+import { collection, doc, getDoc, onSnapshot, orderBy, query, type Unsubscribe } from "firebase/firestore";
+import type { Session } from "./api";
+import { firestoreFor } from "./firebase";
+
+export interface GameDoc {
+  id: string;
+  kind: string;
+  status: string;
+  version: number;
+  players: string[];
+  state: any;
+  seedHash?: string;
+  seed?: string;
+  private?: boolean;
+  hasRoom?: boolean;
+  deadlineAt?: { toMillis(): number } | null;
+}
+
+export interface EventRecord {
+  id: string;
+  seq: number;
+  type: string;
+  actionId?: string;
+  actor?: { id: string; name: string; role: string };
+  events: { type: string; player?: string; data?: any }[];
+  at?: { toMillis(): number };
+}
+
+export interface Watch {
+  stop(): void;
+}
+
+/** watchGame listens to games/{id} and games/{id}/events (ordered by time: Tile Race records all have seq 0). */
+export async function watchGame(
+  s: Session,
+  id: string,
+  on: { game(g: GameDoc | null): void; events?(e: EventRecord[]): void; error(err: Error): void },
+): Promise<Watch> {
+  const db = await firestoreFor(s);
+  const subs: Unsubscribe[] = [];
+  subs.push(
+    onSnapshot(
+      doc(db, "games", id),
+      (snap) => on.game(snap.exists() ? ({ id: snap.id, ...snap.data() } as GameDoc) : null),
+      (err) => on.error(new Error(`watching game ${id}: ${err.message}`)),
+    ),
+  );
+  if (on.events) {
+    const onEvents = on.events;
+    subs.push(
+      onSnapshot(
+        query(collection(db, "games", id, "events"), orderBy("at")),
+        (snap) => onEvents(snap.docs.map((d) => ({ id: d.id, ...d.data() }) as EventRecord)),
+        (err) => on.error(new Error(`watching the events of ${id}: ${err.message}`)),
+      ),
+    );
+  }
+  return { stop: () => subs.forEach((u) => u()) };
+}
+
+/** roomCode reads games/{id}/private/room (readable by the game's players only). */
+export async function roomCode(s: Session, id: string): Promise<string | undefined> {
+  const db = await firestoreFor(s);
+  const snap = await getDoc(doc(db, "games", id, "private", "room"));
+  return snap.exists() ? (snap.data().code as string) : undefined;
+}
+
+/** millis reads a time the way Firestore gives it: a Timestamp or an RFC 3339 string in state. */
+export function millis(t: unknown): number | undefined {
+  if (!t) return undefined;
+  if (typeof t === "string") {
+    const ms = Date.parse(t);
+    return Number.isNaN(ms) || ms <= 0 ? undefined : ms;
+  }
+  if (typeof (t as any).toMillis === "function") return (t as any).toMillis();
+  return undefined;
+}

@@ -1,0 +1,100 @@
+// The lobby: for every game kind, create a game, join one by room code, quick
+// match (where the game has it), and open any game by id to watch it.
+
+import { act, type Session } from "../api";
+import { gameKinds, type GameKind } from "../games";
+import { ErrorBox, button, field, h, navigate, select } from "../ui";
+
+/** The page a game opens on: its own if it has one, else the spectator page. */
+export function gameRoute(kind: string, id: string): string {
+  return `#/${kind}/${id}`;
+}
+
+export function lobbyPage(root: HTMLElement, s: Session): () => void {
+  let stopped = false;
+  const cards = gameKinds.map((g) => kindCard(g, () => stopped));
+  const err = new ErrorBox();
+  const watchId = field("game id", { id: "watch-id", placeholder: "20 hex digits" });
+  const watch = h(
+    "section",
+    { class: "card" },
+    h("h2", {}, "Watch any game"),
+    watchId.row,
+    button("Watch", () => {
+      const id = watchId.input.value.trim();
+      if (!id) return err.show("enter a game id");
+      navigate(`#/watch/${id}`);
+    }, { id: "watch" }),
+  );
+  root.replaceChildren(h("h1", {}, `Lobby — ${s.player.name}`), err.el, h("div", { class: "cols" }, ...cards, watch));
+  return () => {
+    stopped = true;
+  };
+}
+
+function kindCard(g: GameKind, stopped: () => boolean): HTMLElement {
+  const err = new ErrorBox();
+  const status = h("p", { class: "status" });
+  const inputs = new Map<string, HTMLInputElement | HTMLSelectElement>();
+  const rows = g.createOptions.map((o) => {
+    const attrs = { name: o.name, "data-kind": g.kind, value: o.value };
+    if (o.options) {
+      const f = select(o.label, o.options, attrs);
+      inputs.set(o.name, f.input);
+      return f.row;
+    }
+    const f = field(o.label, { ...attrs, type: o.type ?? "text", checked: o.type === "checkbox" && o.value === "true" });
+    inputs.set(o.name, f.input);
+    return f.row;
+  });
+  const body = (names: string[]) => {
+    const out: Record<string, unknown> = {};
+    for (const n of names) {
+      const el = inputs.get(n)!;
+      const o = g.createOptions.find((c) => c.name === n)!;
+      if (o.type === "checkbox") out[n] = (el as HTMLInputElement).checked;
+      else if (o.type === "number" || o.numeric) {
+        if (el.value !== "") out[n] = Number(el.value);
+      } else if (el.value !== "") out[n] = el.value;
+    }
+    return out;
+  };
+
+  const create = button(`Create`, () => err.run(async () => {
+    const r = await act(g.function, { type: "create", ...body(g.createOptions.map((o) => o.name)) });
+    const id = r.gameId ?? r.result.gameId ?? r.result.game?.gameId;
+    navigate(gameRoute(g.kind, id));
+  }), { id: `create-${g.kind}` });
+
+  const code = field("room code", { name: "roomCode", id: `code-${g.kind}`, maxlength: 12 });
+  const join = button("Join", () => err.run(async () => {
+    const extra = g.kind === "codebowl" ? body(["teamId"]) : {};
+    const r = await act(g.function, { type: "join", roomCode: code.input.value, ...extra });
+    navigate(gameRoute(g.kind, r.gameId!));
+  }), { id: `join-${g.kind}` });
+
+  const parts: (HTMLElement | false)[] = [
+    h("h2", {}, g.title),
+    !!g.note && h("p", { class: "note" }, g.note!),
+    ...rows,
+    h("div", { class: "row" }, create),
+    h("div", { class: "row" }, code.row, join),
+  ];
+  if (g.quickMatch) {
+    const names = g.quickMatch;
+    const quick = button("Quick match", () => err.run(async () => {
+      // One actionId for the whole search: calling again with it keeps our
+      // place in the queue and returns the match once made (docs/api.md).
+      const id = `quick-${Date.now().toString(36)}`;
+      for (;;) {
+        const r = await act(g.function, { type: "quickMatch", actionId: id, ...body(names) });
+        if (r.result.status === "matched") return navigate(gameRoute(g.kind, r.result.gameId));
+        status.textContent = `waiting for an opponent… (${new Date().toLocaleTimeString()})`;
+        await new Promise((res) => setTimeout(res, 2000));
+        if (stopped()) return;
+      }
+    }), { id: `quick-${g.kind}` });
+    parts.push(h("div", { class: "row" }, quick));
+  }
+  return h("section", { class: "card", id: `kind-${g.kind}` }, ...parts.filter((p): p is HTMLElement => !!p), status, err.el);
+}
