@@ -36,8 +36,8 @@ func startStack(t *testing.T) *Stack {
 		return s
 	case err := <-done:
 		t.Fatalf("stack did not start: %v", err)
-	case <-time.After(90 * time.Second):
-		t.Fatal("stack did not start within 90s")
+	case <-time.After(180 * time.Second): // seeding five demos on a loaded 2-core machine
+		t.Fatal("stack did not start within 180s")
 	}
 	return nil
 }
