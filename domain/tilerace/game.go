@@ -183,6 +183,9 @@ func (RaceGame) Plan(a domain.Action) (domain.Plan, error) {
 	}
 	spec := Specs[a.Type]
 	keys := KeysOf(a.Actor, req)
+	if r, ok := req.(*PowerupRequest); ok {
+		return planPowerup(a, r, keys)
+	}
 	reads := []domain.Read{game}
 	for _, d := range spec.Reads {
 		switch d {
@@ -213,6 +216,77 @@ func (RaceGame) Plan(a domain.Action) (domain.Plan, error) {
 		reads = append(reads, domain.Locked(domain.Doc(SlotPublicBoard, "")))
 	}
 	return domain.Plan{Reads: reads}, nil
+}
+
+// planPowerup is the plan of a usePowerup: only what its powerup needs
+// (PowerupReads), so the powerups a team uses on itself (skips, Clear
+// Cooldown, Double Powerup) read nothing another team's action writes except
+// what they must.
+//
+//   - The team, the target team, every team (tile modifications: who stands
+//     where), the pools (Change Tile) and, for tile modifications, the
+//     private board are read locked: the use decides from them, and another
+//     action changing them waits or makes this one run again, so concurrent
+//     actions end as some serial order would.
+//   - Skips and backs read the private board as a snapshot: only for the
+//     labels in their event and, for skips, to publish newly revealed tiles;
+//     the public board write that follows a change of it is conditional.
+//   - The public board (the fog frontier) is a snapshot, as for the frontier
+//     effect: a use that writes it (skips raising the frontier, tile
+//     modifications republishing their tiles) commits only if it did not
+//     change since, otherwise it runs again. A stale frontier can only be
+//     lower, which refuses more, never less.
+func planPowerup(a domain.Action, r *PowerupRequest, keys Keys) (domain.Plan, error) {
+	if keys.Team == "" {
+		if a.Actor.Role != RoleTeam {
+			return domain.Plan{}, domain.Errorf(domain.EINVALID, "team is required: an admin acting for a team must name it")
+		}
+		return domain.Plan{}, domain.Errorf(domain.EINVALID, "team is required")
+	}
+	id, ok := PowerupByID(r.Powerup)
+	if !ok {
+		if r.Powerup == "" {
+			return domain.Plan{}, domain.Errorf(domain.EINVALID, "powerup is required")
+		}
+		return domain.Plan{}, domain.Errorf(domain.EINVALID, "unknown powerup %q", r.Powerup)
+	}
+	reads := []domain.Read{{DocID: domain.GameDocID, Snapshot: true}}
+	tileMod := powerupUses(id) == usesTile
+	for _, d := range PowerupReads(id) {
+		switch d {
+		case DocTeam:
+			reads = append(reads, domain.Locked(domain.Doc(SlotTeam, keys.Team)))
+		case DocTarget:
+			if keys.Target == "" {
+				return domain.Plan{}, domain.Errorf(domain.EINVALID, "target is required for %s: the team to target", PowerupName(id))
+			}
+			if !validID(keys.Target) {
+				return domain.Plan{}, domain.Errorf(domain.EINVALID, "target must be a team id, not %q", keys.Target)
+			}
+			reads = append(reads, domain.Locked(domain.Doc(SlotTeam, keys.Target)))
+		case DocTeams:
+			reads = append(reads, domain.Read{DocID: domain.Doc(SlotTeam, ""), All: true})
+		case DocBoard:
+			reads = append(reads, domain.Read{DocID: domain.Doc(SlotBoard, ""), Snapshot: !tileMod})
+		case DocPools:
+			reads = append(reads, domain.Locked(domain.Doc(SlotPools, "")))
+		}
+	}
+	if ReadsFrontier(id) {
+		reads = append(reads, domain.Read{DocID: domain.Doc(SlotPublicBoard, ""), Snapshot: true})
+	}
+	return domain.Plan{Reads: reads}, nil
+}
+
+// readsOf is what action typ with request req reads.
+func readsOf(typ string, req any) []Doc {
+	if r, ok := req.(*PowerupRequest); ok {
+		if id, ok := PowerupByID(r.Powerup); ok {
+			return PowerupReads(id)
+		}
+		return []Doc{DocGame, DocTeam}
+	}
+	return Specs[typ].Reads
 }
 
 // Run implements domain.Game.
@@ -246,10 +320,9 @@ func (g RaceGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 	} else if ok {
 		v.Game.RevealedUpTo = pb.RevealedUpTo
 	}
-	spec := Specs[a.Type]
 	var bd BoardDoc
 	reads := func(x Doc) bool {
-		for _, r := range spec.Reads {
+		for _, r := range readsOf(a.Type, req) {
 			if r == x {
 				return true
 			}
@@ -264,6 +337,16 @@ func (g RaceGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 		}
 		if a.Actor.Role == RoleTeam && a.Actor.Gen != v.Team.Gen {
 			return domain.Change{}, domain.Errorf(domain.EUNAUTHORIZED, "this team session has ended (the password changed); sign in again")
+		}
+	}
+	if reads(DocTarget) && keys.Target != "" {
+		if ok, err := d.Get(domain.Doc(SlotTeam, keys.Target), &v.Target); err != nil {
+			return domain.Change{}, err
+		} else if !ok {
+			if _, listed := v.Game.TeamRef(keys.Target); !listed {
+				return domain.Change{}, domain.Errorf(domain.ENOTFOUND, "there is no team %q", keys.Target)
+			}
+			return domain.Change{}, domain.Errorf(domain.ENOTFOUND, "no team %q in this game", keys.Target)
 		}
 	}
 	if reads(DocPowerupTile) {
@@ -373,6 +456,8 @@ func writesOf(doc domain.GameDoc[Game], bd BoardDoc, old, nv Values, out Outcome
 			ws = append(ws, domain.Write{DocID: domain.GameDocID, Value: nv.Game, Header: &h, Version: doc.Version + 1})
 		case DocTeam:
 			put(domain.Doc(SlotTeam, nv.Team.ID), nv.Team)
+		case DocTarget:
+			put(domain.Doc(SlotTeam, nv.Target.ID), nv.Target)
 		case DocTeams:
 			for _, t := range nv.Teams {
 				put(domain.Doc(SlotTeam, t.ID), t)
