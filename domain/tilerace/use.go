@@ -327,9 +327,9 @@ func doublePowerup(v *Values, data *PowerupUsedData, req PowerupRequest) error {
 }
 
 // target checks the target team of a back or disablePowerup.
-func target(v *Values, req PowerupRequest, verb string) error {
+func target(v *Values, req PowerupRequest, what string) error {
 	if req.Target == v.Team.ID {
-		return domain.Errorf(domain.EINVALID, "a team cannot %s itself; target another team", verb)
+		return domain.Errorf(domain.EINVALID, "a team cannot %s; target another team", what)
 	}
 	if _, ok := v.Game.TeamRef(req.Target); !ok {
 		return domain.Errorf(domain.ENOTFOUND, "there is no team %q", req.Target)
@@ -341,7 +341,7 @@ func target(v *Values, req PowerupRequest, verb string) error {
 }
 
 func disablePowerup(v *Values, o *Outcome, data *PowerupUsedData, res *PowerupResult, req PowerupRequest) error {
-	if err := target(v, req, "disable"); err != nil {
+	if err := target(v, req, "disable its own powerups"); err != nil {
 		return err
 	}
 	rm, ok := PowerupByID(req.Remove)
@@ -388,7 +388,7 @@ func skip(v *Values, o *Outcome, data *PowerupUsedData, id, by string) error {
 }
 
 func back(v *Values, o *Outcome, data *PowerupUsedData, res *PowerupResult, id string, req PowerupRequest, by string) error {
-	if err := target(v, req, "send back"); err != nil {
+	if err := target(v, req, "send itself back"); err != nil {
 		return err
 	}
 	tg := v.Target
@@ -484,7 +484,7 @@ func modifyTile(v *Values, o *Outcome, data *PowerupUsedData, res *PowerupResult
 	default:
 		want := doubleDifficulty(id)
 		if tile.Difficulty != want {
-			return domain.Errorf(domain.ECONFLICT, "%s needs a %s tile; tile %d is %s", PowerupName(id), want, n, tile.Difficulty)
+			return domain.Errorf(domain.ECONFLICT, "%s only targets %s tiles; tile %d is %s", PowerupName(id), want, n, tile.Difficulty)
 		}
 		if tile.Mods.Doubled {
 			return domain.Errorf(domain.ECONFLICT, "tile %d is already doubled", n)
