@@ -92,8 +92,8 @@ type Spec struct {
 // store also reads the content of the tiles in Outcome.Publish (before
 // writing anything) to project them with PublicTiles.
 var Specs = map[string]Spec{
-	ActionComplete:              {Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocTile}, Writes: []Doc{DocTeam, DocGame}},
-	ActionClaimPowerupTile:      {Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocPowerupTile}, Writes: []Doc{DocTeam, DocPowerupTile}},
+	ActionComplete:         {Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocTile}, Writes: []Doc{DocTeam, DocGame}},
+	ActionClaimPowerupTile: {Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocPowerupTile}, Writes: []Doc{DocTeam, DocPowerupTile}},
 	// usePowerup reads only what its powerup needs (PowerupReads); this is
 	// the union.
 	ActionUsePowerup: {Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocTarget, DocTeams, DocBoard, DocPools},
