@@ -220,22 +220,24 @@ func (RaceGame) Plan(a domain.Action) (domain.Plan, error) {
 
 // planPowerup is the plan of a usePowerup: only what its powerup needs
 // (PowerupReads), so the powerups a team uses on itself (skips, Clear
-// Cooldown, Double Powerup) read nothing another team's action writes except
-// what they must.
+// Cooldown, Double Powerup) read nothing of another team.
 //
-//   - The team, the target team, every team (tile modifications: who stands
-//     where), the pools (Change Tile) and, for tile modifications, the
-//     private board are read locked: the use decides from them, and another
-//     action changing them waits or makes this one run again, so concurrent
-//     actions end as some serial order would.
-//   - Skips and backs read the private board as a snapshot: only for the
-//     labels in their event and, for skips, to publish newly revealed tiles;
-//     the public board write that follows a change of it is conditional.
-//   - The public board (the fog frontier) is a snapshot, as for the frontier
-//     effect: a use that writes it (skips raising the frontier, tile
-//     modifications republishing their tiles) commits only if it did not
-//     change since, otherwise it runs again. A stale frontier can only be
-//     lower, which refuses more, never less.
+// Every read is a snapshot, and everything the use decided from is written
+// back on the condition that it did not change since the read (the platform
+// puts an update-time precondition on every write of a snapshot): the team,
+// the target, the board, the pools, the public board (with the frontier),
+// and — for tile modifications, which decide "no team on the tile" from every
+// team's position — every team on the roster, unchanged ones included (Run
+// asks for them once it has the roster). If any of them changed, the use
+// runs again on fresh documents, so concurrent actions end as one serial
+// order would. Holding no lock, a use never makes another team's completion
+// wait, and two actions never deadlock on a lock upgrade (two transactions
+// that both read-lock a document and then both write it, which the
+// emulator only resolves by timing one out).
+//
+// Only a back that finds its target on tile 1 (nothing moves) and labels of
+// tiles in events are decided from values not written back; both are what
+// some serial order gives.
 func planPowerup(a domain.Action, r *PowerupRequest, keys Keys) (domain.Plan, error) {
 	if keys.Team == "" {
 		if a.Actor.Role != RoleTeam {
@@ -250,12 +252,12 @@ func planPowerup(a domain.Action, r *PowerupRequest, keys Keys) (domain.Plan, er
 		}
 		return domain.Plan{}, domain.Errorf(domain.EINVALID, "unknown powerup %q", r.Powerup)
 	}
-	reads := []domain.Read{{DocID: domain.GameDocID, Snapshot: true}}
-	tileMod := powerupUses(id) == usesTile
+	snap := func(id domain.DocID) domain.Read { return domain.Read{DocID: id, Snapshot: true} }
+	reads := []domain.Read{snap(domain.GameDocID)}
 	for _, d := range PowerupReads(id) {
 		switch d {
 		case DocTeam:
-			reads = append(reads, domain.Locked(domain.Doc(SlotTeam, keys.Team)))
+			reads = append(reads, snap(domain.Doc(SlotTeam, keys.Team)))
 		case DocTarget:
 			if keys.Target == "" {
 				return domain.Plan{}, domain.Errorf(domain.EINVALID, "target is required for %s: the team to target", PowerupName(id))
@@ -263,13 +265,13 @@ func planPowerup(a domain.Action, r *PowerupRequest, keys Keys) (domain.Plan, er
 			if !validID(keys.Target) {
 				return domain.Plan{}, domain.Errorf(domain.EINVALID, "target must be a team id, not %q", keys.Target)
 			}
-			reads = append(reads, domain.Locked(domain.Doc(SlotTeam, keys.Target)))
+			reads = append(reads, snap(domain.Doc(SlotTeam, keys.Target)))
 		case DocTeams:
-			reads = append(reads, domain.Read{DocID: domain.Doc(SlotTeam, ""), All: true})
+			// Run asks for every team on the roster once it has the game.
 		case DocBoard:
-			reads = append(reads, domain.Read{DocID: domain.Doc(SlotBoard, ""), Snapshot: !tileMod})
+			reads = append(reads, snap(domain.Doc(SlotBoard, "")))
 		case DocPools:
-			reads = append(reads, domain.Locked(domain.Doc(SlotPools, "")))
+			reads = append(reads, snap(domain.Doc(SlotPools, "")))
 		}
 	}
 	if ReadsFrontier(id) {
@@ -370,7 +372,27 @@ func (g RaceGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 		}
 		v.Pools = pd.Pools
 	}
-	if reads(DocTeams) {
+	_, powerup := req.(*PowerupRequest)
+	if reads(DocTeams) && powerup {
+		// Every team on the roster, as snapshots (see planPowerup).
+		var need []domain.Read
+		for _, ref := range v.Game.Teams {
+			if id := domain.Doc(SlotTeam, ref.ID); !d.Asked(id) {
+				need = append(need, domain.Read{DocID: id, Snapshot: true})
+			}
+		}
+		if len(need) > 0 {
+			return domain.Change{}, domain.Need(need...)
+		}
+		for _, ref := range v.Game.Teams {
+			var t Team
+			if ok, err := d.Get(domain.Doc(SlotTeam, ref.ID), &t); err != nil {
+				return domain.Change{}, err
+			} else if ok {
+				v.Teams = append(v.Teams, t)
+			}
+		}
+	} else if reads(DocTeams) {
 		for _, k := range d.Keys(SlotTeam) {
 			var t Team
 			if _, err := d.Get(domain.Doc(SlotTeam, k), &t); err != nil {
@@ -421,6 +443,17 @@ func (g RaceGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 		ch.Steps = nil // a read: no record
 	}
 	ch.Writes = writesOf(doc, bd, v, nv, out)
+	if powerup && reads(DocTeams) {
+		// A tile modification decided from every team's position: each
+		// team it did not change is written back as read, on the condition
+		// that it is unchanged since (a snapshot), so a team that moved
+		// meanwhile makes the use run again.
+		for _, t := range v.Teams {
+			if id := domain.Doc(SlotTeam, t.ID); !wrote(ch.Writes, id) {
+				ch.Writes = append(ch.Writes, domain.Write{DocID: id, Value: t})
+			}
+		}
+	}
 	if out.Wrote(DocGame) && nv.Game.Fog != bd.Fog {
 		// The board mirrors the fog mode for the rules.
 		if !boardRead {
