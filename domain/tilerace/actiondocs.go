@@ -10,6 +10,7 @@ import (
 var summaries = map[string]string{
 	ActionComplete:              "record completions on the team's current tile; at min it advances",
 	ActionClaimPowerupTile:      "claim a powerup tile's reward with its completions",
+	ActionUsePowerup:            "use a powerup from the inventory (skip, back, tile changes, utilities); sets the cooldown",
 	ActionStart:                 "start the race",
 	ActionReset:                 "put every team back on tile 1 with nothing; the board stays",
 	ActionCreateTeam:            "add a team with its password",

@@ -14,6 +14,7 @@ const (
 	EventTilesRevealed       = "tilesRevealed"       // RevealedData
 	EventTeamWon             = "teamWon"             // TeamWonData, followed by domain.EventGameOver
 	EventPowerupTileClaimed  = "powerupTileClaimed"  // ClaimedData
+	EventPowerupUsed         = "powerupUsed"         // PowerupUsedData; movement also emits teamMoved
 
 	EventGameStarted = "gameStarted" // AdminData
 	EventGameReset   = "gameReset"   // AdminData

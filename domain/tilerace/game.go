@@ -190,6 +190,9 @@ func (RaceGame) Plan(a domain.Action) (domain.Plan, error) {
 	}
 	spec := Specs[a.Type]
 	keys := KeysOf(a.Actor, req)
+	if r, ok := req.(*PowerupRequest); ok {
+		return planPowerup(a, r, keys)
+	}
 	reads := []domain.Read{game}
 	for _, d := range spec.Reads {
 		switch d {
@@ -222,6 +225,79 @@ func (RaceGame) Plan(a domain.Action) (domain.Plan, error) {
 		reads = append(reads, domain.Locked(domain.Doc(SlotPublicBoard, "")))
 	}
 	return domain.Plan{Reads: reads}, nil
+}
+
+// planPowerup is the plan of a usePowerup: only what its powerup needs
+// (PowerupReads), so the powerups a team uses on itself (skips, Clear
+// Cooldown, Double Powerup) read nothing of another team.
+//
+// Every read is a snapshot, and everything the use decided from is written
+// back on the condition that it did not change since the read (the platform
+// puts an update-time precondition on every write of a snapshot): the team,
+// the target, the board, the pools, the public board (with the frontier),
+// and — for tile modifications, which decide "no team on the tile" from every
+// team's position — every team on the roster, unchanged ones included (Run
+// asks for them once it has the roster). If any of them changed, the use
+// runs again on fresh documents, so concurrent actions end as one serial
+// order would. Holding no lock, a use never makes another team's completion
+// wait, and two actions never deadlock on a lock upgrade (two transactions
+// that both read-lock a document and then both write it, which the
+// emulator only resolves by timing one out).
+//
+// Only a back that finds its target on tile 1 (nothing moves) and labels of
+// tiles in events are decided from values not written back; both are what
+// some serial order gives.
+func planPowerup(a domain.Action, r *PowerupRequest, keys Keys) (domain.Plan, error) {
+	if keys.Team == "" {
+		if a.Actor.Role != RoleTeam {
+			return domain.Plan{}, domain.Errorf(domain.EINVALID, "team is required: an admin acting for a team must name it")
+		}
+		return domain.Plan{}, domain.Errorf(domain.EINVALID, "team is required")
+	}
+	id, ok := PowerupByID(r.Powerup)
+	if !ok {
+		if r.Powerup == "" {
+			return domain.Plan{}, domain.Errorf(domain.EINVALID, "powerup is required")
+		}
+		return domain.Plan{}, domain.Errorf(domain.EINVALID, "unknown powerup %q", r.Powerup)
+	}
+	snap := func(id domain.DocID) domain.Read { return domain.Read{DocID: id, Snapshot: true} }
+	reads := []domain.Read{snap(domain.GameDocID)}
+	for _, d := range PowerupReads(id) {
+		switch d {
+		case DocTeam:
+			reads = append(reads, snap(domain.Doc(SlotTeam, keys.Team)))
+		case DocTarget:
+			if keys.Target == "" {
+				return domain.Plan{}, domain.Errorf(domain.EINVALID, "target is required for %s: the team to target", PowerupName(id))
+			}
+			if !validID(keys.Target) {
+				return domain.Plan{}, domain.Errorf(domain.EINVALID, "target must be a team id, not %q", keys.Target)
+			}
+			reads = append(reads, snap(domain.Doc(SlotTeam, keys.Target)))
+		case DocTeams:
+			// Run asks for every team on the roster once it has the game.
+		case DocBoard:
+			reads = append(reads, snap(domain.Doc(SlotBoard, "")))
+		case DocPools:
+			reads = append(reads, snap(domain.Doc(SlotPools, "")))
+		}
+	}
+	if ReadsFrontier(id) {
+		reads = append(reads, domain.Read{DocID: domain.Doc(SlotPublicBoard, ""), Snapshot: true})
+	}
+	return domain.Plan{Reads: reads}, nil
+}
+
+// readsOf is what action typ with request req reads.
+func readsOf(typ string, req any) []Doc {
+	if r, ok := req.(*PowerupRequest); ok {
+		if id, ok := PowerupByID(r.Powerup); ok {
+			return PowerupReads(id)
+		}
+		return []Doc{DocGame, DocTeam}
+	}
+	return Specs[typ].Reads
 }
 
 // Run implements domain.Game. Every state-changing action except undo
@@ -267,10 +343,9 @@ func (g RaceGame) run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 	if u, ok := req.(*UndoRequest); ok {
 		return g.undo(d, a, env, doc, *u, pb)
 	}
-	spec := Specs[a.Type]
 	var bd BoardDoc
 	reads := func(x Doc) bool {
-		for _, r := range spec.Reads {
+		for _, r := range readsOf(a.Type, req) {
 			if r == x {
 				return true
 			}
@@ -285,6 +360,16 @@ func (g RaceGame) run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 		}
 		if a.Actor.Role == RoleTeam && a.Actor.Gen != v.Team.Gen {
 			return domain.Change{}, domain.Errorf(domain.EUNAUTHORIZED, "this team session has ended (the password changed); sign in again")
+		}
+	}
+	if reads(DocTarget) && keys.Target != "" {
+		if ok, err := d.Get(domain.Doc(SlotTeam, keys.Target), &v.Target); err != nil {
+			return domain.Change{}, err
+		} else if !ok {
+			if _, listed := v.Game.TeamRef(keys.Target); !listed {
+				return domain.Change{}, domain.Errorf(domain.ENOTFOUND, "there is no team %q", keys.Target)
+			}
+			return domain.Change{}, domain.Errorf(domain.ENOTFOUND, "no team %q in this game", keys.Target)
 		}
 	}
 	if reads(DocPowerupTile) {
@@ -308,7 +393,27 @@ func (g RaceGame) run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 		}
 		v.Pools = pd.Pools
 	}
-	if reads(DocTeams) {
+	_, powerup := req.(*PowerupRequest)
+	if reads(DocTeams) && powerup {
+		// Every team on the roster, as snapshots (see planPowerup).
+		var need []domain.Read
+		for _, ref := range v.Game.Teams {
+			if id := domain.Doc(SlotTeam, ref.ID); !d.Asked(id) {
+				need = append(need, domain.Read{DocID: id, Snapshot: true})
+			}
+		}
+		if len(need) > 0 {
+			return domain.Change{}, domain.Need(need...)
+		}
+		for _, ref := range v.Game.Teams {
+			var t Team
+			if ok, err := d.Get(domain.Doc(SlotTeam, ref.ID), &t); err != nil {
+				return domain.Change{}, err
+			} else if ok {
+				v.Teams = append(v.Teams, t)
+			}
+		}
+	} else if reads(DocTeams) {
 		for _, k := range d.Keys(SlotTeam) {
 			var t Team
 			if _, err := d.Get(domain.Doc(SlotTeam, k), &t); err != nil {
@@ -359,6 +464,17 @@ func (g RaceGame) run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 		ch.Steps = nil // a read: no record
 	}
 	ch.Writes = writesOf(doc, bd, v, nv, out)
+	if powerup && reads(DocTeams) {
+		// A tile modification decided from every team's position: each
+		// team it did not change is written back as read, on the condition
+		// that it is unchanged since (a snapshot), so a team that moved
+		// meanwhile makes the use run again.
+		for _, t := range v.Teams {
+			if id := domain.Doc(SlotTeam, t.ID); !wrote(ch.Writes, id) {
+				ch.Writes = append(ch.Writes, domain.Write{DocID: id, Value: t})
+			}
+		}
+	}
 	if out.Wrote(DocGame) && nv.Game.Fog != bd.Fog {
 		// The board mirrors the fog mode for the rules.
 		if !boardRead {
@@ -394,6 +510,8 @@ func writesOf(doc domain.GameDoc[Game], bd BoardDoc, old, nv Values, out Outcome
 			ws = append(ws, domain.Write{DocID: domain.GameDocID, Value: nv.Game, Header: &h, Version: doc.Version + 1})
 		case DocTeam:
 			put(domain.Doc(SlotTeam, nv.Team.ID), nv.Team)
+		case DocTarget:
+			put(domain.Doc(SlotTeam, nv.Target.ID), nv.Target)
 		case DocTeams:
 			for _, t := range nv.Teams {
 				put(domain.Doc(SlotTeam, t.ID), t)

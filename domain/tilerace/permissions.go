@@ -11,6 +11,7 @@ const (
 	// Team actions: a team for itself, or an admin on behalf of any team.
 	ActionComplete         = "complete"
 	ActionClaimPowerupTile = "claimPowerupTile"
+	ActionUsePowerup       = "usePowerup"
 
 	// Admin actions: regular and master admins.
 	ActionStart                 = "start"
@@ -70,6 +71,7 @@ const (
 	DocGame         Doc = "game"         // the game document
 	DocTeam         Doc = "team"         // the one team the action names
 	DocTeams        Doc = "teams"        // every team
+	DocTarget       Doc = "target"       // the other team a powerup targets (back, disablePowerup)
 	DocTile         Doc = "tile"         // one race tile with its content (private); for complete, the team's current tile
 	DocBoard        Doc = "board"        // all 56 tiles (private)
 	DocPublicBoard  Doc = "publicBoard"  // public projection of the tiles listed in Outcome.Publish
@@ -93,8 +95,12 @@ type Spec struct {
 // store also reads the content of the tiles in Outcome.Publish (before
 // writing anything) to project them with PublicTiles.
 var Specs = map[string]Spec{
-	ActionComplete:              {Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocTile}, Writes: []Doc{DocTeam, DocGame}},
-	ActionClaimPowerupTile:      {Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocPowerupTile}, Writes: []Doc{DocTeam, DocPowerupTile}},
+	ActionComplete:         {Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocTile}, Writes: []Doc{DocTeam, DocGame}},
+	ActionClaimPowerupTile: {Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocPowerupTile}, Writes: []Doc{DocTeam, DocPowerupTile}},
+	// usePowerup reads only what its powerup needs (PowerupReads); this is
+	// the union.
+	ActionUsePowerup: {Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocTarget, DocTeams, DocBoard, DocPools},
+		Writes: []Doc{DocTeam, DocTarget, DocBoard, DocPools, DocPublicBoard}},
 	ActionStart:                 {Who: WhoAdmin, Reads: []Doc{DocGame, DocBoard}, Writes: []Doc{DocGame}},
 	ActionReset:                 {Who: WhoAdmin, Reads: []Doc{DocGame, DocTeams, DocPowerupTiles}, Writes: []Doc{DocGame, DocTeams, DocPowerupTiles, DocPublicBoard}},
 	ActionCreateTeam:            {Who: WhoAdmin, Reads: []Doc{DocGame}, Writes: []Doc{DocGame, DocTeam}},

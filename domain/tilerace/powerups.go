@@ -2,8 +2,8 @@ package tilerace
 
 import "strings"
 
-// Powerup ids (the seed's "Powerup System"). Using them comes later; here they
-// are rewards, inventory entries and grant targets.
+// Powerup ids (the seed's "Powerup System"): rewards, inventory entries, grant
+// targets, and what UsePowerup uses.
 const (
 	PowerupSkip1          = "skip1"
 	PowerupSkip2          = "skip2"

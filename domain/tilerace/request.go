@@ -17,6 +17,8 @@ func newRequest(typ string) (any, bool) {
 		return &CompleteRequest{}, true
 	case ActionClaimPowerupTile:
 		return &ClaimRequest{}, true
+	case ActionUsePowerup:
+		return &PowerupRequest{}, true
 	case ActionStart, ActionReset, ActionClearPowerupTiles, ActionRandomiseTiles, ActionViewBoard:
 		return &NoRequest{}, true
 	case ActionCreateTeam:

@@ -11,6 +11,7 @@ import (
 type Values struct {
 	Game         Game
 	Team         Team          // DocTeam: the team the action names
+	Target       Team          // DocTarget: the team a powerup targets
 	Board        Board         // DocTile, DocBoard
 	Pools        Pools         // DocPools
 	Teams        []Team        // DocTeams: every team
@@ -22,6 +23,7 @@ type Values struct {
 // must look up before running it.
 type Keys struct {
 	Team        string // for DocTeam
+	Target      string // for DocTarget
 	PowerupTile string // for DocPowerupTile
 }
 
@@ -33,6 +35,8 @@ func KeysOf(actor domain.Actor, req any) Keys {
 		return Keys{Team: TeamOf(actor, r.Team)}
 	case *ClaimRequest:
 		return Keys{Team: TeamOf(actor, r.Team), PowerupTile: r.PowerupTile}
+	case *PowerupRequest:
+		return Keys{Team: TeamOf(actor, r.Team), Target: r.Target}
 	case *UpdateTeamRequest:
 		return Keys{Team: r.Team}
 	case *TeamRequest:
@@ -58,7 +62,7 @@ type Input struct {
 	// NewID is the id a createTeam gives the new team (the functions layer
 	// derives it so a retried request makes the same team; never reused).
 	NewID string
-	Dice  domain.Dice // for the randomisers
+	Dice  domain.Dice // for the randomisers and Change Tile
 }
 
 // Run performs one action on v: the one entry point the store calls, so it
@@ -88,6 +92,12 @@ func Run(c Ctx, v Values, in Input) (Values, Outcome, error) {
 			return bad()
 		}
 		v.Team, v.PowerupTile, o, err = ClaimPowerupTile(c, v.Game, v.Team, v.PowerupTile, *r)
+	case ActionUsePowerup:
+		r, ok := in.Req.(*PowerupRequest)
+		if !ok {
+			return bad()
+		}
+		v, o, err = UsePowerup(c, v, *r, in.Dice)
 	case ActionStart:
 		v.Game, o, err = Start(c, v.Game, v.Board)
 	case ActionReset:

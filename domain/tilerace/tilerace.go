@@ -132,8 +132,7 @@ type Task struct {
 	StartProof bool `json:"startProof,omitempty"`
 }
 
-// Mods records what powerups did to a tile. Powerup use comes later; the
-// fields are here so tiles carry them from the start.
+// Mods records what powerups did to a tile (UsePowerup).
 type Mods struct {
 	Pasted     bool `json:"pasted,omitempty"`     // received a task by Copy and Paste (📋)
 	PastedFrom int  `json:"pastedFrom,omitempty"` // the tile it was copied from
@@ -396,8 +395,8 @@ type Team struct {
 	Members []string `json:"members"`
 	// Position is the current tile, 1..56.
 	Position int `json:"position"`
-	// Moves counts every change of position (completion, admin move, powerup
-	// later); Progress belongs to the position reached by the latest move.
+	// Moves counts every change of position (completion, admin move,
+	// powerup); Progress belongs to the position reached by the latest move.
 	Moves int `json:"moves"`
 	// Progress holds the completions recorded on the current tile, one player
 	// name per completion (ruling 5). It resets whenever the team moves.

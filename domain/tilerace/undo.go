@@ -282,6 +282,9 @@ func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.
 		}
 		switch {
 		case id == domain.GameDocID:
+			// Into a zero value: a field the image leaves out (omitempty)
+			// must not keep the current value.
+			game = Game{}
 			if err := json.Unmarshal([]byte(img), &game); err != nil {
 				return domain.Change{}, domain.Errorf(domain.EINTERNAL, "history: the game does not decode: %v", err)
 			}
@@ -291,6 +294,7 @@ func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.
 			ch.Writes = append(ch.Writes, domain.Write{DocID: id, Value: json.RawMessage(img), Header: &h, Version: doc.Version + 1})
 			continue
 		case id == boardID:
+			board = BoardDoc{}
 			if err := json.Unmarshal([]byte(img), &board); err != nil {
 				return domain.Change{}, domain.Errorf(domain.EINTERNAL, "history: the board does not decode: %v", err)
 			}

@@ -123,7 +123,44 @@ func TestUndoEveryAction(t *testing.T) {
 	master := func(u *undoWorld) domain.Actor { return u.master }
 	team0 := func(u *undoWorld) domain.Actor { return u.teams[0] }
 	tid := func(u *undoWorld) string { return u.teams[0].Local() }
+	grant := func(ids ...string) func(u *undoWorld) {
+		return func(u *undoWorld) {
+			for _, id := range ids {
+				u.must(u.master, ActionGrantPowerup, map[string]any{"team": u.teams[0].Local(), "powerup": id}, "")
+			}
+		}
+	}
+	use := func(body map[string]any) func(u *undoWorld) map[string]any {
+		return func(u *undoWorld) map[string]any { return body }
+	}
+	// prep readies a powerup use: the powerups in the inventory, a target
+	// off tile 1, a cooldown to clear. It runs before the state is taken.
+	prep := map[string]func(u *undoWorld){
+		"use skip": grant("skip1"),
+		"use back": func(u *undoWorld) {
+			grant("back1")(u)
+			u.must(u.teams[1], ActionComplete, map[string]any{"tile": 1, "recorded": 0, "players": []string{"A1"}, "complete": true}, "")
+		},
+		"use clear cooldown": func(u *undoWorld) {
+			grant("clearCooldown")(u)
+			u.must(u.master, ActionSetCooldown, map[string]any{"team": u.teams[0].Local(), "cooldown": true}, "")
+		},
+		"use double powerup": grant("doublePowerup", "skip1"),
+		"use change tile":    grant("changeTile"),
+		"use double tile":    grant("doubleEasy", "doubleMedium", "doubleHard"),
+	}
+	double := func(u *undoWorld) map[string]any {
+		return map[string]any{"powerup": "double" + strings.ToUpper(u.tile(4).Difficulty.String()[:1]) + u.tile(4).Difficulty.String()[1:], "tile": 4}
+	}
 	active := []act{
+		{"use skip", team0, ActionUsePowerup, use(map[string]any{"powerup": "skip1"}), ""},
+		{"use back", team0, ActionUsePowerup, func(u *undoWorld) map[string]any {
+			return map[string]any{"powerup": "back1", "target": u.teams[1].Local()}
+		}, ""},
+		{"use clear cooldown", team0, ActionUsePowerup, use(map[string]any{"powerup": "clearCooldown"}), ""},
+		{"use double powerup", team0, ActionUsePowerup, use(map[string]any{"powerup": "doublePowerup", "duplicate": "skip1"}), ""},
+		{"use change tile", team0, ActionUsePowerup, use(map[string]any{"powerup": "changeTile", "tile": 4}), ""},
+		{"use double tile", team0, ActionUsePowerup, double, ""},
 		{"record", team0, ActionComplete, func(u *undoWorld) map[string]any {
 			return map[string]any{"tile": u.team(0).Position, "recorded": 0, "players": []string{"A0"}}
 		}, ""},
@@ -196,6 +233,9 @@ func TestUndoEveryAction(t *testing.T) {
 					u.must(u.teams[0], ActionComplete, map[string]any{"tile": 1, "recorded": 0, "players": []string{"B0"}, "complete": true}, "")
 					u.must(u.master, ActionAddPoolTask, map[string]any{"label": "Mine", "difficulty": 1, "min": 1, "max": 1}, "")
 				}
+				if p := prep[tc.name]; p != nil {
+					p(u)
+				}
 				if tc.name == "reset" || tc.name == "move" {
 					u.must(u.master, ActionMoveTeam, map[string]any{"team": tid(u), "to": 3}, "")
 				}
@@ -205,7 +245,7 @@ func TestUndoEveryAction(t *testing.T) {
 				require.NotEqual(t, before, u.state(), "the action changed something")
 				undo := u.must(u.master, ActionUndo, nil, "")
 				got := u.state()
-				if tc.name == "move" || tc.name == "complete" || tc.name == "complete for a team" {
+				if tc.name == "move" || tc.name == "complete" || tc.name == "complete for a team" || tc.name == "use skip" {
 					// The fog frontier stays where the move took it
 					// (revealed tiles stay revealed): compare the rest.
 					delete(got, SlotPublicBoard+"/")
@@ -221,7 +261,9 @@ func TestUndoEveryAction(t *testing.T) {
 				awards := rulestest.All[AwardData](t, ch.Events(), EventPointsAwarded)
 				require.Len(t, rulestest.All[PointsReversedData](t, undo.Events(), EventPointsReversed), len(awards))
 				require.Equal(t, len(awards), res.Reversed)
-				if tc.actor(u).Role == RoleTeam || tc.typ == ActionMoveTeam {
+				if tc.name == "use back" {
+					require.ElementsMatch(t, []string{tid(u), u.teams[1].Local()}, res.Teams, "the user and the target")
+				} else if tc.actor(u).Role == RoleTeam || tc.typ == ActionMoveTeam {
 					require.Equal(t, []string{tid(u)}, res.Teams)
 				}
 				hist := u.history()
