@@ -42,6 +42,9 @@ const (
 	// Master admin actions.
 	ActionAddAdmin    = "addAdmin"
 	ActionRemoveAdmin = "removeAdmin"
+
+	// ActionSetDiscord sets the Discord webhook URLs (any admin).
+	ActionSetDiscord = "setDiscord"
 )
 
 // Roles of the principals a race signs in (scoped to the race: their actor
@@ -74,6 +77,7 @@ const (
 	DocPowerupTile  Doc = "powerupTile"  // the one powerup tile the action names
 	DocPowerupTiles Doc = "powerupTiles" // every powerup tile
 	DocPools        Doc = "pools"        // the task pools (private)
+	DocDiscord      Doc = "discord"      // the webhook URLs (never readable) and their delivery status (admins)
 )
 
 // Spec describes an action for the functions layer and the store: who may
@@ -119,6 +123,7 @@ var Specs = map[string]Spec{
 	ActionExportTasks:           {Who: WhoAdmin, Reads: []Doc{DocGame, DocBoard, DocPools}},
 	ActionAddAdmin:              {Who: WhoMaster, Reads: []Doc{DocGame}, Writes: []Doc{DocGame}},
 	ActionRemoveAdmin:           {Who: WhoMaster, Reads: []Doc{DocGame}, Writes: []Doc{DocGame}},
+	ActionSetDiscord:            {Who: WhoAdmin, Reads: []Doc{DocGame, DocDiscord}, Writes: []Doc{DocGame, DocDiscord}},
 }
 
 // ActionTypes lists every action type, sorted.

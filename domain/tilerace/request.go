@@ -53,6 +53,8 @@ func newRequest(typ string) (any, bool) {
 		return &AdminRequest{}, true
 	case ActionExportTasks:
 		return &ExportRequest{}, true
+	case ActionSetDiscord:
+		return &SetDiscordRequest{}, true
 	}
 	return nil, false
 }
