@@ -253,3 +253,30 @@ func DiscordOutbox(g Game, actorID, actionID string, steps []domain.Step, slotOf
 	}
 	return ws
 }
+
+// DeliveryFailed is the Outbox.Failed of a race: a message given up marks
+// its destination failed in the status document the admins read, with the
+// reason (never the URL) and how many messages were lost since the
+// destination was last set.
+func DeliveryFailed(d domain.Docs, m domain.Message, f domain.DeliveryError, now time.Time) []domain.Write {
+	var st DiscordStatus
+	if _, err := d.Get(domain.Doc(SlotDiscordStatus, ""), &st); err != nil {
+		st = DiscordStatus{}
+	}
+	if st.Destinations == nil {
+		st.Destinations = map[string]DestinationStatus{}
+	}
+	prev := st.Destinations[m.To]
+	st.Destinations[m.To] = DestinationStatus{State: DestFailed, Error: f.Error(), Failed: prev.Failed + 1, At: now.UTC()}
+	return []domain.Write{{DocID: domain.Doc(SlotDiscordStatus, ""), Value: st}}
+}
+
+// WebhookOf is the URL of a message's destination ("" when not configured),
+// from the private/discord document the deliverer read.
+func WebhookOf(d domain.Docs, m domain.Message) string {
+	var doc DiscordDoc
+	if _, err := d.Get(domain.Doc(SlotDiscord, ""), &doc); err != nil {
+		return ""
+	}
+	return doc.Webhooks[m.To]
+}
