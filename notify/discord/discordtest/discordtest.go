@@ -165,14 +165,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 
+	// Discord announces the bucket on every reply; without a limit set,
+	// a generous one.
+	if limit == 0 {
+		limit, remaining, resetIn = 1000, 999, time.Second
+	}
 	h := w.Header()
 	h.Set("Via", "1.1 google") // Discord's; without it disgo takes a 429 for a Cloudflare ban
 	h.Set("X-RateLimit-Bucket", "webhook-"+id)
-	if limit > 0 {
-		h.Set("X-RateLimit-Limit", fmt.Sprint(limit))
-		h.Set("X-RateLimit-Remaining", fmt.Sprint(remaining))
-		h.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", resetIn.Seconds()))
-	}
+	h.Set("X-RateLimit-Limit", fmt.Sprint(limit))
+	h.Set("X-RateLimit-Remaining", fmt.Sprint(remaining))
+	h.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", resetIn.Seconds()))
+	h.Set("X-RateLimit-Reset", fmt.Sprintf("%.3f", float64(now.Add(resetIn).UnixNano())/1e9))
 	switch {
 	case reply != nil && reply.Hang:
 		select {
@@ -204,6 +208,7 @@ func tooMany(w http.ResponseWriter, after float64) {
 	h.Set("Retry-After", fmt.Sprint(int(math.Max(1, math.Ceil(after)))))
 	h.Set("X-RateLimit-Remaining", "0")
 	h.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", after))
+	h.Set("X-RateLimit-Reset", fmt.Sprintf("%.3f", float64(time.Now().Add(time.Duration(after*float64(time.Second))).UnixNano())/1e9))
 	h.Set("X-RateLimit-Scope", "user")
 	writeJSON(w, http.StatusTooManyRequests, map[string]any{"message": "You are being rate limited.", "retry_after": after, "global": false})
 }
