@@ -38,9 +38,12 @@ const DiscordAPI = "https://discord.com/api/v10"
 // Defaults of a Sender.
 const (
 	DefaultHTTPTimeout = 15 * time.Second
-	// DefaultRetries is how many times one send is tried on 429 before the
-	// outbox takes over (disgo waits out each Retry-After in between).
-	DefaultRetries = 3
+	// DefaultRetries is how many times one send is tried on 429: once. The
+	// outbox waits out retry_after (however long) and tries again; disgo
+	// would wait inside the request, past the attempt's time limit when
+	// Discord asks for long waits. disgo's limiter still paces the sends
+	// the X-RateLimit headers announce.
+	DefaultRetries = 1
 )
 
 // Sender sends webhook messages. Its REST clients (one per API base) and
