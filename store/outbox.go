@@ -83,8 +83,8 @@ type OutboxRef struct {
 // leaves it alone), sends it through its game's Outbox and records the
 // outcome. A success marks it delivered; a permanent failure gives it up
 // and writes what the game's Outbox.Failed returns (the admins' status); any
-// other failure schedules a retry after the destination's RetryAfter or the
-// backoff, whichever is longer. A message is never lost: an attempt that
+// other failure schedules a retry after the destination's RetryAfter when
+// it gave one, else after the backoff. A message is never lost: an attempt that
 // dies leaves it pending, due when its lease ends.
 func (s *Store) Deliver(ctx context.Context, gameID, key string) (Delivery, error) {
 	if !validID(gameID) || !validID(key) {
@@ -201,7 +201,9 @@ func (s *Store) settle(ctx context.Context, ref *firestore.DocumentRef, e domain
 			wait *= 2
 		}
 		wait = min(wait, OutboxMaxBackoff)
-		if de.RetryAfter > wait {
+		if de.RetryAfter > 0 {
+			// The destination said when: a rate limit is no outage, and
+			// waiting longer would only slow the queue behind it.
 			wait = de.RetryAfter
 		}
 		next := now.Add(wait)

@@ -134,7 +134,7 @@ func (s *Sender) client(api string) rest.Client {
 	c := rest.NewClient("",
 		rest.WithURL(api),
 		rest.WithLogger(quiet),
-		rest.WithHTTPClient(&http.Client{Timeout: timeout}),
+		rest.WithHTTPClient(&http.Client{Timeout: timeout, Transport: preciseReset{http.DefaultTransport}}),
 		rest.WithRateLimiterConfigOpts(rest.WithRateLimiterLogger(quiet), rest.WithMaxRetries(retries)),
 	)
 	s.clients[api] = c
@@ -212,4 +212,26 @@ func retryAfter(re rest.Error) time.Duration {
 		return time.Duration(s * float64(time.Second))
 	}
 	return 0
+}
+
+// preciseReset works around disgo v0.18's reading of X-RateLimit-Reset-After
+// (time.Duration(seconds) * time.Second truncates 0.8 s to 0): it turns the
+// relative reset into the absolute X-RateLimit-Reset disgo reads exactly,
+// computed on this machine's clock (so no clock skew with Discord's). Without
+// it the limiter sends into a window Discord has closed and collects 429s.
+type preciseReset struct{ next http.RoundTripper }
+
+func (p preciseReset) RoundTrip(r *http.Request) (*http.Response, error) {
+	rs, err := p.next.RoundTrip(r)
+	if err != nil || rs == nil {
+		return rs, err
+	}
+	if after := rs.Header.Get("X-RateLimit-Reset-After"); after != "" {
+		if s, err := strconv.ParseFloat(after, 64); err == nil && s >= 0 {
+			at := time.Now().Add(time.Duration(s * float64(time.Second)))
+			rs.Header.Set("X-RateLimit-Reset", strconv.FormatFloat(float64(at.UnixNano())/1e9, 'f', 3, 64))
+			rs.Header.Del("X-RateLimit-Reset-After")
+		}
+	}
+	return rs, nil
 }
