@@ -190,7 +190,10 @@ func classify(err error) error {
 		return &domain.DeliveryError{Status: code, Reason: "unexpected reply from Discord"}
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		return &domain.DeliveryError{Reason: "timed out (Discord slow or rate limit wait too long)"}
+		// disgo hands the context to its rate limiter only (the HTTP request
+		// has its own timeout): the send waited its turn in a busy bucket for
+		// the whole attempt. Back in line soon, not after a backoff.
+		return &domain.DeliveryError{RetryAfter: time.Second, Reason: "waited too long for Discord's rate limit"}
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) && ue.Timeout() {
