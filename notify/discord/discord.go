@@ -189,15 +189,15 @@ func classify(err error) error {
 		}
 		return &domain.DeliveryError{Status: code, Reason: "unexpected reply from Discord"}
 	}
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Timeout() {
+		return &domain.DeliveryError{Reason: "timed out waiting for Discord"}
+	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		// disgo hands the context to its rate limiter only (the HTTP request
 		// has its own timeout): the send waited its turn in a busy bucket for
 		// the whole attempt. Back in line soon, not after a backoff.
 		return &domain.DeliveryError{RetryAfter: time.Second, Reason: "waited too long for Discord's rate limit"}
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) && ue.Timeout() {
-		return &domain.DeliveryError{Reason: "timed out waiting for Discord"}
 	}
 	return &domain.DeliveryError{Reason: "could not reach Discord"}
 }
