@@ -27,6 +27,9 @@ type Entry struct {
 	Effects []Effect
 	// SignIns are the kinds of password sign-in the game adds to Auth.
 	SignIns []SignIn
+	// Outbox delivers the messages the game writes to its outbox slot
+	// (SlotOutbox); nil for a game that sends none.
+	Outbox *Outbox
 	// Demo seeds the local stack with a game to play.
 	Demo Demo
 	// Load is the game's load-generator scenario.

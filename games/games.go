@@ -39,11 +39,12 @@ var all = domain.Registry{
 		Load:     partyBoardLoad,
 	},
 	{
-		Game:     tilerace.RaceGame{},
+		Game:     tilerace.RaceGame{DiscordBase: discordBase},
 		Function: "TileRace",
 		MaxBody:  MaxUploadBody,
 		Effects:  tilerace.Effects(),
 		SignIns:  tilerace.SignIns(),
+		Outbox:   raceOutbox(discordSender),
 		Demo:     tileRaceDemo,
 		Load:     tileRaceLoad,
 	},

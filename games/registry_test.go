@@ -45,7 +45,10 @@ func TestDeployedNamesAreTheRegistry(t *testing.T) {
 	for _, m := range regexp.MustCompile("(?m)^\\| `([A-Za-z]+)` \\|").FindAllStringSubmatch(string(doc), -1) {
 		table = append(table, m[1])
 	}
-	wantTable := append(append([]string{}, names...), triggers.GameEventFunction, triggers.TickFunction)
+	wantTable := append([]string{}, names...)
+	for name := range triggers.Functions() {
+		wantTable = append(wantTable, name)
+	}
 	require.ElementsMatch(t, wantTable, table, "docs/deploy.md's table lists every function")
 }
 
@@ -73,7 +76,12 @@ func TestRegistryEntries(t *testing.T) {
 			slots[s.Name] = true
 			require.NotEmpty(t, s.Access, "%s: slot %s says who reads it", k, s.Name)
 			require.NotNil(t, s.Type, "%s: slot %s has a type", k, s.Name)
+			if s.Name == domain.SlotOutbox {
+				require.Equal(t, domain.OutboxPath, s.Path, "%s: the outbox is where the Outbox trigger watches", k)
+				require.Equal(t, domain.ReadNever, s.Access, "%s: the outbox is server-only", k)
+			}
 		}
+		require.Equal(t, e.Outbox != nil, slots[domain.SlotOutbox], "%s: a game with an Outbox declares the outbox slot, and only then", k)
 	}
 }
 

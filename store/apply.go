@@ -122,7 +122,7 @@ func (s *Store) prepareEffects(ctx context.Context, tx *firestore.Transaction, g
 			if err != nil {
 				return err
 			}
-			if err := writeDoc(tx, s.FS.Doc(p), w, rs, now); err != nil {
+			if err := writeDoc(tx, s.FS.Doc(p), w, rs, now, e.Kind()); err != nil {
 				return err
 			}
 		}

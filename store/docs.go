@@ -189,7 +189,10 @@ func docFields(v any, now time.Time) (map[string]any, error) {
 
 // writeDoc writes one document of a game (not the game document). A
 // document read as a snapshot is written only if it has not changed since.
-func writeDoc(tx *firestore.Transaction, ref *firestore.DocumentRef, w domain.Write, rs *readSet, now time.Time) error {
+func writeDoc(tx *firestore.Transaction, ref *firestore.DocumentRef, w domain.Write, rs *readSet, now time.Time, kind string) error {
+	if w.DocID.Slot == domain.SlotOutbox && !w.Delete {
+		return createOutbox(tx, ref, w.Value, kind, now)
+	}
 	since, snapshot := rs.snapshot[w.DocID]
 	var pre []firestore.Precondition
 	if snapshot && !since.IsZero() {

@@ -318,7 +318,7 @@ func (at *attempt) write() error {
 		if err != nil {
 			return err
 		}
-		if err := writeDoc(tx, st.FS.Doc(p), w, at.rs, now); err != nil {
+		if err := writeDoc(tx, st.FS.Doc(p), w, at.rs, now, kind); err != nil {
 			return err
 		}
 	}

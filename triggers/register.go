@@ -15,13 +15,14 @@ import (
 const (
 	GameEventFunction = "GameEvent"
 	TickFunction      = "Tick"
+	OutboxFunction    = "Outbox"
 )
 
 // DocumentTriggers maps each document-event function to the document pattern
 // it watches: the local stack registers these with the emulator
 // (fsemu.Admin.RegisterTrigger), production with an Eventarc trigger on
 // google.cloud.firestore.document.v1.written.
-var DocumentTriggers = map[string]string{GameEventFunction: EventRecordPattern}
+var DocumentTriggers = map[string]string{GameEventFunction: EventRecordPattern, OutboxFunction: OutboxPattern}
 
 // Deploy registers the CloudEvent functions with the Functions Framework,
 // running the games of reg: the deploy root calls it at init.
@@ -73,12 +74,13 @@ func Functions() map[string]CloudEventFunc {
 	return map[string]CloudEventFunc{
 		GameEventFunction: lazy((*Triggers).GameEvent),
 		TickFunction:      lazy((*Triggers).Tick),
+		OutboxFunction:    lazy((*Triggers).Outbox),
 	}
 }
 
 // Functions returns t's CloudEvent functions by name, for a LegacyHandler.
 func (t *Triggers) Functions() map[string]CloudEventFunc {
-	return map[string]CloudEventFunc{GameEventFunction: t.GameEvent, TickFunction: t.Tick}
+	return map[string]CloudEventFunc{GameEventFunction: t.GameEvent, TickFunction: t.Tick, OutboxFunction: t.Outbox}
 }
 
 // LegacyHandler returns the handler that serves the Firestore emulator's

@@ -25,6 +25,7 @@ const (
 	DefaultMaxPending = 100             // pending event records swept per tick
 	DefaultPendingAge = 3 * time.Second // a record younger than this is left to its trigger
 	DefaultWorkers    = 4               // games advanced (records swept) at once
+	DefaultMaxOutbox  = 100             // due outbox messages attempted per tick
 )
 
 // Triggers runs the trigger functions against one Store.
@@ -35,8 +36,8 @@ type Triggers struct {
 	// Now is the tick's clock; nil uses Store.Now, then time.Now.
 	Now func() time.Time
 	// Bounds of one tick; zero uses the defaults above.
-	MaxGames, MaxPending, Workers int
-	PendingAge                    time.Duration
+	MaxGames, MaxPending, MaxOutbox, Workers int
+	PendingAge                               time.Duration
 	// Log receives what the functions drop or skip; nil is slog.Default().
 	Log *slog.Logger
 }
@@ -154,15 +155,19 @@ func (t *Triggers) GameEvent(ctx context.Context, e event.Event) error {
 
 // TickReport says what one tick did.
 type TickReport struct {
-	Due      int // games found past their deadline
-	Advanced int // of those, games that took at least one step
-	Steps    int // steps applied in all
-	Skipped  int // games of a kind no registered game has
-	Failed   int // games whose Advance failed
-	Pending  int // event records found still pending
-	Applied  int // of those, records whose effects this tick applied
-	Retired  int // records found invalid and marked so (see store.ApplyEffects)
-	Errors   int // records whose effects failed
+	Due       int // games found past their deadline
+	Advanced  int // of those, games that took at least one step
+	Steps     int // steps applied in all
+	Skipped   int // games of a kind no registered game has
+	Failed    int // games whose Advance failed
+	Pending   int // event records found still pending
+	Applied   int // of those, records whose effects this tick applied
+	Retired   int // records found invalid and marked so (see store.ApplyEffects)
+	Errors    int // records whose effects failed
+	OutboxDue int // outbox messages due (a first attempt lost, or a retry)
+	// Of those: delivered, to be retried again, given up (permanent
+	// failure), and attempts whose outcome could not be recorded.
+	Delivered, Retrying, GivenUp, OutboxErrors int
 }
 
 // Tick is the function for the scheduler's Pub/Sub message: it runs one tick
@@ -170,7 +175,8 @@ type TickReport struct {
 func (t *Triggers) Tick(ctx context.Context, e event.Event) error {
 	r, err := t.RunTick(ctx, t.now())
 	t.log().Info("Tick", "id", e.ID(), "due", r.Due, "advanced", r.Advanced, "steps", r.Steps,
-		"skipped", r.Skipped, "failed", r.Failed, "pending", r.Pending, "applied", r.Applied, "errors", r.Errors)
+		"skipped", r.Skipped, "failed", r.Failed, "pending", r.Pending, "applied", r.Applied, "errors", r.Errors,
+		"outboxDue", r.OutboxDue, "delivered", r.Delivered, "retrying", r.Retrying, "givenUp", r.GivenUp, "outboxErrors", r.OutboxErrors)
 	return err
 }
 
@@ -235,6 +241,12 @@ func (t *Triggers) RunTick(ctx context.Context, now time.Time) (TickReport, erro
 			r.Errors++
 		}
 	})
+	out, err := t.Store.DueOutbox(ctx, now, orDefault(t.MaxOutbox, DefaultMaxOutbox))
+	if err != nil {
+		errs = append(errs, err)
+	}
+	r.OutboxDue = len(out)
+	t.deliverDue(ctx, out, &r)
 	return r, errors.Join(errs...)
 }
 

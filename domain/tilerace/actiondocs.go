@@ -38,6 +38,7 @@ var summaries = map[string]string{
 	ActionExportTasks:           "the pools or the board as a task file (read-only)",
 	ActionUndo:                  "revert the last action (its points too); not itself undoable",
 	ActionUndoTo:                "revert an action of the last 10 and every later one",
+	ActionSetDiscord:            "set or remove the Discord webhooks (main, team slots 1-5); the URLs are never shown again",
 	ActionAddAdmin:              "add a regular admin with a password",
 	ActionRemoveAdmin:           "remove a regular admin",
 }

@@ -98,7 +98,19 @@ const MasterAdminID = "master"
 const actionAutoFog = "autoDisableFog"
 
 // RaceGame is Tile Race as the platform drives it.
-type RaceGame struct{}
+type RaceGame struct {
+	// DiscordBase returns a base URL whose webhooks setDiscord accepts
+	// besides Discord's (CheckWebhookURL): the fake Discord of the local
+	// stack and tests. nil, or "", accepts Discord's only.
+	DiscordBase func() string
+}
+
+func (g RaceGame) webhookBase() string {
+	if g.DiscordBase == nil {
+		return ""
+	}
+	return g.DiscordBase()
+}
 
 var _ domain.Game = RaceGame{}
 
@@ -118,6 +130,9 @@ func (RaceGame) Slots() []domain.Slot {
 		{Name: SlotCred, Path: "private/cred-{key}", Type: domain.Credential{}, Access: domain.ReadNever, Doc: "a team's or an admin's password hash"},
 		{Name: SlotHistory, Path: "history/{key}", Type: HistoryEntry{}, Access: domain.ReadNever, Doc: "one state-changing action as undo needs it: before-images, after-hashes, awards"},
 		{Name: SlotHistoryPart, Path: "historyParts/{key}", Type: HistoryPart{}, Access: domain.ReadNever, Doc: "a slice of a history entry's before-images too large to keep in it"},
+		{Name: SlotDiscord, Path: "private/discord", Type: DiscordDoc{}, Access: domain.ReadNever, Doc: "the Discord webhook URLs (secrets)"},
+		{Name: SlotDiscordStatus, Path: "private/discordStatus", Type: DiscordStatus{}, Access: domain.ReadAdmin, Doc: "Discord delivery status per destination (no URLs)"},
+		{Name: domain.SlotOutbox, Path: domain.OutboxPath, Type: domain.Message{}, Access: domain.ReadNever, Doc: "Discord announcements to deliver, with their delivery state"},
 	}
 }
 
@@ -210,6 +225,8 @@ func (RaceGame) Plan(a domain.Action) (domain.Plan, error) {
 			reads = append(reads, domain.Locked(domain.Doc(SlotBoard, "")))
 		case DocPools:
 			reads = append(reads, domain.Locked(domain.Doc(SlotPools, "")))
+		case DocDiscord:
+			reads = append(reads, domain.Locked(domain.Doc(SlotDiscord, "")), domain.Locked(domain.Doc(SlotDiscordStatus, "")))
 		case DocPowerupTile:
 			if keys.PowerupTile == "" {
 				return domain.Plan{}, domain.Errorf(domain.EINVALID, "powerupTile is required")
@@ -393,6 +410,14 @@ func (g RaceGame) run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 		}
 		v.Pools = pd.Pools
 	}
+	if reads(DocDiscord) {
+		if _, err := d.Get(domain.Doc(SlotDiscord, ""), &v.Discord); err != nil {
+			return domain.Change{}, err
+		}
+		if _, err := d.Get(domain.Doc(SlotDiscordStatus, ""), &v.DiscordStatus); err != nil {
+			return domain.Change{}, err
+		}
+	}
 	_, powerup := req.(*PowerupRequest)
 	if reads(DocTeams) && powerup {
 		// Every team on the roster, as snapshots (see planPowerup).
@@ -448,7 +473,7 @@ func (g RaceGame) run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 		}
 		return domain.Change{}, domain.Errorf(domain.EINVALID, "password is required: the %s signs in with it", who)
 	}
-	nv, out, err := Run(Ctx{Actor: a.Actor, Now: env.Now}, v, in)
+	nv, out, err := Run(Ctx{Actor: a.Actor, Now: env.Now, WebhookBase: g.webhookBase()}, v, in)
 	if err != nil {
 		if IsRandomiseFailure(err) {
 			then := domain.Action{Type: actionAutoFog, Payload: mustJSON(map[string]string{"admin": v.Game.by(a.Actor)})}
@@ -484,6 +509,7 @@ func (g RaceGame) run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 			ch.Writes = append(ch.Writes, domain.Write{DocID: domain.Doc(SlotBoard, ""), Value: BoardDoc{Board: nv.Board, Version: bd.Version, Fog: nv.Game.Fog}})
 		}
 	}
+	ch.Writes = append(ch.Writes, DiscordOutbox(nv.Game, a.Actor.ID, a.ID, ch.Steps, slotsOf(v, nv), env.Now)...)
 	if a.Type == ActionRemoveAdmin {
 		if r, ok := req.(*AdminRequest); ok {
 			ch.Writes = append(ch.Writes, domain.Write{DocID: CredDoc(CredAdmin, r.ID), Delete: true})
@@ -528,6 +554,9 @@ func writesOf(doc domain.GameDoc[Game], bd BoardDoc, old, nv Values, out Outcome
 			}
 		case DocPublicBoard:
 			put(domain.Doc(SlotPublicBoard, ""), publicBoard(nv.Game, nv.Board))
+		case DocDiscord:
+			put(domain.Doc(SlotDiscord, ""), nv.Discord)
+			put(domain.Doc(SlotDiscordStatus, ""), nv.DiscordStatus)
 		}
 	}
 	del := func(id domain.DocID) { ws = append(ws, domain.Write{DocID: id, Delete: true}) }
@@ -545,6 +574,32 @@ func writesOf(doc domain.GameDoc[Game], bd BoardDoc, old, nv Values, out Outcome
 		}
 	}
 	return ws
+}
+
+// slotsOf gives the Discord slot of a team an action concerns: from the
+// team documents it read or wrote (the freshest), else the roster (a
+// target team the action did not read).
+func slotsOf(old, nv Values) func(team string) int {
+	return func(team string) int {
+		for _, t := range []Team{nv.Team, old.Team} {
+			if t.ID == team && t.ID != "" {
+				return t.Slot
+			}
+		}
+		for _, ts := range [][]Team{nv.Teams, old.Teams} {
+			for _, t := range ts {
+				if t.ID == team {
+					return t.Slot
+				}
+			}
+		}
+		for _, g := range []Game{nv.Game, old.Game} {
+			if r, ok := g.TeamRef(team); ok {
+				return r.Slot
+			}
+		}
+		return 0
+	}
 }
 
 // publicBoard is the public board of a game: every tile through the fog.

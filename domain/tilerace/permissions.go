@@ -45,6 +45,9 @@ const (
 	// Master admin actions.
 	ActionAddAdmin    = "addAdmin"
 	ActionRemoveAdmin = "removeAdmin"
+
+	// ActionSetDiscord sets the Discord webhook URLs (any admin).
+	ActionSetDiscord = "setDiscord"
 )
 
 // Roles of the principals a race signs in (scoped to the race: their actor
@@ -79,6 +82,7 @@ const (
 	DocPowerupTiles Doc = "powerupTiles" // every powerup tile
 	DocPools        Doc = "pools"        // the task pools (private)
 	DocHistory      Doc = "history"      // the latest undo history entries (private)
+	DocDiscord      Doc = "discord"      // the webhook URLs (never readable) and their delivery status (admins)
 )
 
 // Spec describes an action for the functions layer and the store: who may
@@ -130,6 +134,7 @@ var Specs = map[string]Spec{
 	ActionUndoTo:                {Who: WhoAdmin, Reads: []Doc{DocGame, DocHistory}, Writes: undoWrites, Deletes: []Doc{DocTeam, DocPowerupTile}},
 	ActionAddAdmin:              {Who: WhoMaster, Reads: []Doc{DocGame}, Writes: []Doc{DocGame}},
 	ActionRemoveAdmin:           {Who: WhoMaster, Reads: []Doc{DocGame}, Writes: []Doc{DocGame}},
+	ActionSetDiscord:            {Who: WhoAdmin, Reads: []Doc{DocGame, DocDiscord}, Writes: []Doc{DocGame, DocDiscord}},
 }
 
 // undoWrites: an undo restores whatever the undone actions wrote (it reads

@@ -144,6 +144,10 @@ func invokers(w *world) map[string]func(a domain.Actor) (Outcome, error) {
 			_, o, err := RemoveAdmin(c(a), g, AdminRequest{ID: "a1"})
 			return o, err
 		},
+		ActionSetDiscord: func(a domain.Actor) (Outcome, error) {
+			_, _, _, o, err := SetDiscord(c(a), g, DiscordDoc{}, DiscordStatus{}, SetDiscordRequest{Slots: map[string]string{"1": "https://discord.com/api/webhooks/1/t"}})
+			return o, err
+		},
 	}
 }
 

@@ -57,6 +57,8 @@ func newRequest(typ string) (any, bool) {
 		return &ExportRequest{}, true
 	case ActionUndo, ActionUndoTo:
 		return &UndoRequest{}, true
+	case ActionSetDiscord:
+		return &SetDiscordRequest{}, true
 	}
 	return nil, false
 }

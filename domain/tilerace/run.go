@@ -9,14 +9,16 @@ import (
 // Outcome lists. The board holds the tiles (DocTile and DocBoard: the store
 // keeps all 56 in one private document, so a tile costs one read either way).
 type Values struct {
-	Game         Game
-	Team         Team          // DocTeam: the team the action names
-	Target       Team          // DocTarget: the team a powerup targets
-	Board        Board         // DocTile, DocBoard
-	Pools        Pools         // DocPools
-	Teams        []Team        // DocTeams: every team
-	PowerupTile  PowerupTile   // DocPowerupTile: the one the action names
-	PowerupTiles []PowerupTile // DocPowerupTiles: every powerup tile (read); the created ones (written)
+	Game          Game
+	Team          Team          // DocTeam: the team the action names
+	Target        Team          // DocTarget: the team a powerup targets
+	Board         Board         // DocTile, DocBoard
+	Pools         Pools         // DocPools
+	Teams         []Team        // DocTeams: every team
+	PowerupTile   PowerupTile   // DocPowerupTile: the one the action names
+	PowerupTiles  []PowerupTile // DocPowerupTiles: every powerup tile (read); the created ones (written)
+	Discord       DiscordDoc    // DocDiscord: the webhook URLs
+	DiscordStatus DiscordStatus // DocDiscord: their delivery status
 }
 
 // Keys are the documents an action names, besides the game: what the store
@@ -250,6 +252,12 @@ func Run(c Ctx, v Values, in Input) (Values, Outcome, error) {
 		// Undo works on the stored documents and their history, not on
 		// Values: RaceGame runs it (undo.go).
 		return v, Outcome{}, domain.Errorf(domain.EINVALID, "%s runs on the stored documents, not through Run", in.Type)
+	case ActionSetDiscord:
+		r, ok := in.Req.(*SetDiscordRequest)
+		if !ok {
+			return bad()
+		}
+		v.Game, v.Discord, v.DiscordStatus, o, err = SetDiscord(c, v.Game, v.Discord, v.DiscordStatus, *r)
 	default:
 		return v, Outcome{}, domain.Errorf(domain.EINVALID, "unknown action type %q", in.Type)
 	}

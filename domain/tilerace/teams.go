@@ -107,7 +107,7 @@ func CreateTeam(c Ctx, g Game, id string, req CreateTeamRequest) (Game, Team, Ou
 	t := Team{ID: id, Name: name, Color: color, Captain: members[0], Members: members, Position: 1,
 		Progress: []string{}, Inventory: []string{}, Slot: req.Slot, CreatedAt: c.Now.UTC()}
 	g = g.clone()
-	g.Teams = append(g.Teams, TeamRef{ID: id, Name: name, Color: color})
+	g.Teams = append(g.Teams, TeamRef{ID: id, Name: name, Color: color, Slot: req.Slot})
 	o.write(DocGame, DocTeam)
 	o.emit(EventTeamCreated, id, TeamData{Team: id, TeamName: name, Color: color, Members: append([]string(nil), members...), Slot: req.Slot, By: c.by(g)})
 	o.Result = TeamResult{Team: t}
@@ -239,11 +239,11 @@ func UpdateTeam(c Ctx, g Game, t Team, req UpdateTeamRequest) (Game, Team, Outco
 		return g, t, o, domain.Errorf(domain.ECONFLICT, "nothing to change")
 	}
 	o.write(DocTeam)
-	if nt.Name != ref.Name || nt.Color != ref.Color {
+	if nt.Name != ref.Name || nt.Color != ref.Color || nt.Slot != ref.Slot {
 		g = g.clone()
 		for i := range g.Teams {
 			if g.Teams[i].ID == t.ID {
-				g.Teams[i].Name, g.Teams[i].Color = nt.Name, nt.Color
+				g.Teams[i].Name, g.Teams[i].Color, g.Teams[i].Slot = nt.Name, nt.Color, nt.Slot
 			}
 		}
 		o.write(DocGame)

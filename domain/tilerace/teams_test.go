@@ -45,7 +45,7 @@ func TestCreateTeam(t *testing.T) {
 			require.Empty(t, team.Inventory)
 			require.False(t, team.Cooldown)
 			require.Len(t, g.Teams, 3)
-			require.Equal(t, TeamRef{ID: team.ID, Name: team.Name, Color: team.Color}, g.Teams[2])
+			require.Equal(t, TeamRef{ID: team.ID, Name: team.Name, Color: team.Color, Slot: team.Slot}, g.Teams[2])
 			require.ElementsMatch(t, []Doc{DocGame, DocTeam}, o.Writes)
 			if tt.req.Color == "" {
 				require.Equal(t, Palette[2], team.Color)
@@ -86,7 +86,11 @@ func TestUpdateTeam(t *testing.T) {
 		{"members", UpdateTeamRequest{Members: list("new", "t1-b")}, "", func(t *testing.T, g Game, tm Team) {
 			require.Equal(t, "new", tm.Captain)
 		}, false},
-		{"slot", UpdateTeamRequest{Slot: slot(3)}, "", func(t *testing.T, g Game, tm Team) { require.Equal(t, 3, tm.Slot) }, false},
+		{"slot", UpdateTeamRequest{Slot: slot(3)}, "", func(t *testing.T, g Game, tm Team) {
+			require.Equal(t, 3, tm.Slot)
+			r, _ := g.TeamRef(tm.ID)
+			require.Equal(t, 3, r.Slot, "the roster keeps the slot, for announcements about a team an action did not read")
+		}, true},
 		{"inventory", UpdateTeamRequest{Inventory: list("Skip 1 tile", "back3", "skip1")}, "", func(t *testing.T, g Game, tm Team) {
 			require.Equal(t, []string{"skip1", "back3", "skip1"}, tm.Inventory)
 		}, false},

@@ -263,6 +263,7 @@ type TeamRef struct {
 	ID    string `json:"id"`
 	Name  string `json:"name"`
 	Color string `json:"color"`
+	Slot  int    `json:"slot,omitempty"` // the team's Discord webhook slot (0: none)
 }
 
 // Weights are relative weights of easy, medium and hard tiles.
@@ -318,6 +319,10 @@ type Game struct {
 	Admins       []Admin   `json:"admins"`
 	Teams        []TeamRef `json:"teams"`
 	Winner       string    `json:"winner,omitempty"` // team id
+	// Webhooks lists the Discord destinations configured ("main",
+	// "slot1" … "slot5"; their URLs are in private/discord), so an action
+	// knows where its announcements go without reading the secret.
+	Webhooks []string `json:"webhooks,omitempty"`
 	// NextPowerupTile numbers powerup tiles ("pt-1", "pt-2", …); ids are never
 	// reused, so claims recorded on teams never point at a different tile.
 	NextPowerupTile int `json:"nextPowerupTile"`
@@ -543,6 +548,9 @@ func (p *Pools) find(id string) (*[]PoolTask, int) {
 type Ctx struct {
 	Actor domain.Actor
 	Now   time.Time
+	// WebhookBase is a base URL whose webhooks setDiscord accepts besides
+	// Discord's own: the fake Discord of tests and the local stack only.
+	WebhookBase string
 }
 
 // by returns the admin name to record on events of an action: the admin's

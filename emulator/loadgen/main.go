@@ -28,22 +28,34 @@ import (
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/emulator/stack"
 	"github.com/meeple-games/meeple/games"
+	"github.com/meeple-games/meeple/notify/discord/discordtest"
 	"github.com/meeple-games/meeple/store/fsemu"
 )
 
 func main() {
 	actions := flag.Int("actions", 400, "DashDice roll/bank actions to time (and as many bare transactions)")
 	only := flag.String("game", "", "run only these games' scenarios (kinds, comma-separated)")
+	discordLimit := flag.Int("discord", 0, "also run the Discord scenario against a fake Discord limiting each webhook to this many messages a second (0: skip)")
+	discordBurst := flag.Int("discord-burst", 100, "completions in the Discord scenario's rate-limited burst")
 	flag.Parse()
-	if err := run(*actions, *only); err != nil {
+	if err := run(*actions, *only, *discordLimit, *discordBurst); err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, only string) error {
+func run(n int, only string, discordLimit, discordBurst int) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	var fake *discordtest.Server
+	if discordLimit > 0 {
+		var err error
+		if fake, err = discordtest.Start(); err != nil {
+			return err
+		}
+		defer fake.Close()
+		os.Setenv(games.DiscordBaseEnv, fake.URL) // Tile Race accepts and sends to its webhooks
+	}
 	port, err := fsemu.FreePort()
 	if err != nil {
 		return err
@@ -97,6 +109,12 @@ func run(n int, only string) error {
 		fmt.Printf("\n== %s ==\n", e.Function)
 		if err := e.Load(ctx, p, os.Stdout); err != nil {
 			return fmt.Errorf("%s: %w", e.Kind(), err)
+		}
+	}
+	if fake != nil {
+		fmt.Printf("\n== Discord (Tile Race announcements, fake Discord) ==\n")
+		if err := games.DiscordLoad(ctx, p, fake, discordLimit, discordBurst, os.Stdout); err != nil {
+			return fmt.Errorf("discord: %w", err)
 		}
 	}
 	return nil
