@@ -57,6 +57,23 @@ function loadBoard(id: string): Promise<Board> {
   return b;
 }
 
+/** lines cuts a rule's text into the two short lines that fit under a tile's number. */
+function lines(s: string, width = 18): string[] {
+  const out: string[] = [];
+  let line = "";
+  for (const w of s.split(/\s+/)) {
+    if (line && (line + " " + w).length > width) {
+      out.push(line);
+      line = "";
+      if (out.length === 2) break;
+    }
+    line = line ? `${line} ${w}` : w.slice(0, width);
+  }
+  if (out.length < 2 && line) out.push(line);
+  if (out.join(" ").length < s.trim().length) out[out.length - 1] = out[out.length - 1].slice(0, width - 1) + "…";
+  return out;
+}
+
 const centroid = (ps: Point[]): Point => ({
   x: ps.reduce((s, p) => s + p.x, 0) / ps.length,
   y: ps.reduce((s, p) => s + p.y, 0) / ps.length,
@@ -107,6 +124,9 @@ class BoardView {
         svg("title", {}, `${i}${t.zone ? ` · ${t.zone}` : ""}: ${t.rule.displayText ?? t.rule.type}`),
         shape,
         svg("text", { x: c.x, y: c.y - this.unit * 0.22, "font-size": this.unit * 0.28, class: "pb-tile-n" }, String(i)),
+        svg("text", { x: c.x, y: c.y + this.unit * 0.2, "font-size": this.unit * 0.085, class: "pb-tile-text" },
+          ...lines(t.rule.displayText ?? t.rule.type).map((l, k) => svg("tspan", { x: c.x, dy: k === 0 ? 0 : this.unit * 0.1 }, l)),
+        ),
       );
       g.addEventListener("click", () => onTile(i));
       this.tileEls.push(shape);

@@ -15,6 +15,7 @@ export class AdminView {
   private readonly status = h("p", { id: "tr-admin-status" });
   private readonly fog = select("fog", ["enabled", "admins", "all"], { id: "tr-fog-mode" });
   private teamKey = "";
+  private lastFog = "";
   /** The board through the fog, while the admin looks at it. */
   fogless: PublicTile[] | null = null;
 
@@ -103,7 +104,8 @@ export class AdminView {
   update(d: RaceData) {
     const g = d.game?.state ?? {};
     this.status.textContent = `Race ${g.status ?? "?"} · fog ${g.fog ?? "?"} · revealed up to tile ${d.board?.revealedUpTo ?? "?"} · ${d.teams.length} team(s)${g.winner ? ` · won by ${d.teams.find((t) => t.id === g.winner)?.name ?? g.winner}` : ""}`;
-    if (document.activeElement !== this.fog.input) this.fog.input.value = g.fog ?? "enabled";
+    // Follow the game's fog only when it changes, not over the admin's pick.
+    if (g.fog && g.fog !== this.lastFog) this.fog.input.value = this.lastFog = g.fog;
     // The rows hold inputs: rebuild them only when the teams' facts change.
     const key = JSON.stringify(d.teams.map((t) => [t.id, t.name, t.position, t.cooldown, t.inventory, t.members]));
     if (key === this.teamKey) return;

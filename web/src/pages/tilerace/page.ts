@@ -111,9 +111,11 @@ export async function tileracePage(root: HTMLElement, [id]: string[], s: Session
     const fogless = admin?.fogless;
     const tiles = fogless ?? d.board?.tiles ?? [];
     if (!tiles.length) return;
-    renderBoard(el.board, tiles, d.teams, { mine: team ? who!.local : undefined, admin: !!fogless });
+    renderBoard(el.board, tiles, d.teams, { mine: team ? who!.local : undefined, players: fogless ? d.board?.tiles : undefined });
     el.boardNote.textContent = fogless
-      ? "Through the fog (admins only): every tile, hidden ones marked."
+      ? d.game?.state?.fog === "enabled"
+        ? "The admins' view (viewBoard): the fog is on for admins too — set it to “admins” to see every tile."
+        : "Through the fog (admins only): every tile; those teams cannot see are marked."
       : `Revealed up to tile ${d.board?.revealedUpTo ?? "?"} (fog ${d.board?.fog ?? "?"}).`;
   }
 
