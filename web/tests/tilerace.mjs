@@ -3,7 +3,7 @@
 // sequence); a spectator watches the race page; a team signs in on the page
 // and completes its tile by clicking; the spectator's page shows the team's
 // move and the leaderboard change — the time from the click to each is
-// measured. Then an admin signs in on the page: the board through the fog, a
+// measured — and the team claims a powerup tile. Then an admin signs in on the page: the board through the fog, a
 // refused import with its bad lines, a team created, a powerup granted, a
 // cooldown set; the team tries to use the powerup (usePowerup: before the
 // server has it, the page hides the buttons). Started by emulator/browser
@@ -29,6 +29,7 @@ await run("tilerace", async (browser, metrics) => {
   const tasks = ["easy", "medium", "hard"].flatMap((d) => Array.from({ length: 40 }, (_, i) => `${d} task ${i + 1},${d},1,1`)).join("\n");
   await act({ type: "importTasks", data: tasks });
   await act({ type: "randomiseDifficulties", fill: true });
+  await act({ type: "importPowerupTiles", data: "skip1\tKill a boss\t1.5\t3\t1\teachTeam\tAny boss\n" });
   await act({ type: "start" });
 
   // A spectator opens the race.
@@ -79,6 +80,12 @@ await run("tilerace", async (browser, metrics) => {
   check((await text(vi, '#tr-leaderboard tr[data-player="Zezima"]')).includes("1.00"), "Zezima has 1.00 point on the leaderboard");
   await vi.page.locator("#tr-events li", { hasText: "completed tile 1" }).waitFor();
   check(true, "the event log shows the completion");
+  // A powerup tile claimed by clicking: its points and its reward.
+  await team.page.locator("#tr-count-1").fill("1"); // Lynx Titan
+  await team.page.locator("#tr-claim-pt-1").click();
+  await team.page.locator("#tr-inventory li", { hasText: "Skip 1 tile" }).waitFor();
+  await vi.page.locator('#tr-leaderboard tr[data-player="Lynx Titan"]', { hasText: "1.50" }).waitFor();
+  check((await team.page.locator("#tr-claim-pt-1").isDisabled()), "a claimed each-team powerup tile gives its reward and points, and cannot be claimed again");
   await shot(team, "tr-03-team.png");
   await shot(vi, "tr-04-spectator-after.png");
 
@@ -89,6 +96,7 @@ await run("tilerace", async (browser, metrics) => {
   await mia.page.locator("#tr-login-admin-password").fill("master-pass");
   await mia.page.locator("#tr-login-admin-go").click();
   await mia.page.locator("#tr-admin-view").waitFor();
+  await mia.page.locator("#tr-admin-status", { hasText: "fog enabled" }).waitFor(); // the game has arrived
   await mia.page.locator("#tr-fog-mode").selectOption("admins");
   await mia.page.locator("#tr-setfog").click();
   await mia.page.locator("#tr-admin-status", { hasText: "fog admins" }).waitFor();
@@ -114,8 +122,8 @@ await run("tilerace", async (browser, metrics) => {
   const row = mia.page.locator(`#tr-admin-view [data-team="${red.id}"]`);
   await row.locator("select").selectOption("skip1");
   await row.locator("button", { hasText: "Grant" }).click();
-  await team.page.locator("#tr-use-0").waitFor();
-  check((await text(team, "#tr-inventory")).includes("Skip 1 tile"), "the granted powerup shows in the team's inventory");
+  await team.page.locator("#tr-use-1").waitFor();
+  check((await team.page.locator("#tr-inventory li", { hasText: "Skip 1 tile" }).count()) === 2, "the granted powerup shows in the team's inventory");
   await mia.page.locator(`#tr-admin-view [data-team="${blue.id}"] button`, { hasText: "Set cooldown" }).click();
   await vi.page.locator(`#tr-team-${blue.id}`, { hasText: "cooldown" }).waitFor();
   check(true, "a cooldown the admin sets shows on the spectator's page");
