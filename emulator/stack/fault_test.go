@@ -38,7 +38,7 @@ func (p *functionsProc) start() time.Duration {
 	p.t.Helper()
 	t0 := time.Now()
 	p.out = &syncBuffer{}
-	p.cmd = exec.Command(p.bin, "-attach", p.emu, "-port", fmt.Sprint(p.port), "-no-demo", "-quiet",
+	p.cmd = exec.Command(p.bin, "-attach", p.emu, "-port", fmt.Sprint(p.port), "-no-demo", "-no-web", "-quiet",
 		"-rules", filepath.Join("..", "..", "firestore.rules"))
 	p.cmd.Env = append(os.Environ(), "MEEPLE_JWT_SECRET=fault-test-secret-fault-test-secret-0123")
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out

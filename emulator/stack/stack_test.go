@@ -211,7 +211,7 @@ func TestEmulatorCommandStopsEverything(t *testing.T) {
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 
-	cmd := exec.Command(bin, "-port", "0", "-firestore-port", "0", "-no-demo", "-rules", filepath.Join("..", "..", "firestore.rules"))
+	cmd := exec.Command(bin, "-port", "0", "-firestore-port", "0", "-no-demo", "-no-web", "-rules", filepath.Join("..", "..", "firestore.rules"))
 	stdout := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = stdout, stdout
 	require.NoError(t, cmd.Start())

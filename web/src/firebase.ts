@@ -3,7 +3,6 @@
 // production the same token signs in with signInWithCustomToken.
 
 import { initializeApp, type FirebaseApp } from "firebase/app";
-import { getAuth, signInWithCustomToken } from "firebase/auth";
 import { connectFirestoreEmulator, getFirestore, type Firestore } from "firebase/firestore";
 import type { Session } from "./api";
 import { getConfig } from "./config";
@@ -31,6 +30,8 @@ async function open(s: Session, name: string): Promise<Firestore> {
       mockUserToken: s.firebaseToken,
     });
   } else {
+    // Loaded only in production: the local stack needs no Auth.
+    const { getAuth, signInWithCustomToken } = await import("firebase/auth");
     await signInWithCustomToken(getAuth(app), s.firebaseToken);
   }
   return db;

@@ -12,7 +12,7 @@
 // first load, bundle size.
 
 import { chromium } from "playwright-core";
-import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -120,15 +120,17 @@ try {
   // 15, then banks. Every click is timed to the other player's page.
   const players = [ann, ben];
   const latencies = [];
+  const replies = [];
   async function click(p, sel) {
     const other = p === ann ? ben : ann;
     const v = await version(p);
     await p.page.locator(sel).click();
     await waitVersion(p, v + 1);
     await waitVersion(other, v + 1);
-    const clickAt = await p.page.evaluate(() => window.meepleTimings.clicks.at(-1).at);
+    const c = await p.page.evaluate(() => window.meepleTimings.clicks.at(-1));
     const seenAt = await other.page.evaluate((v) => window.meepleTimings.seen[v], v + 1);
-    if (seenAt) latencies.push(seenAt - clickAt);
+    if (seenAt) latencies.push(seenAt - c.at);
+    if (c.replied) replies.push(c.replied - c.at);
   }
   await click(ben, "#call-odd");
   await vi.page.waitForFunction((v) => Number(document.querySelector("#fact-version")?.textContent) >= v, await version(ann));
@@ -145,10 +147,13 @@ try {
   }
   await ben.page.waitForFunction(() => document.querySelector("#phase")?.textContent === "gameOver");
   check((await text(ann, "#result")).includes("wins"), `the match ended: ${await text(ann, "#result")}`);
-  latencies.sort((x, y) => x - y);
-  const q = (f) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(f * latencies.length))]);
+  const q = (xs, f) => Math.round(xs[Math.min(xs.length - 1, Math.floor(f * xs.length))]);
+  const figures = (xs) => (xs.sort((x, y) => x - y), { p50: q(xs, 0.5), p99: q(xs, 0.99), max: Math.round(xs.at(-1)) });
   metrics.clicks = latencies.length;
-  metrics.latencyMs = { p50: q(0.5), p99: q(0.99), max: Math.round(latencies.at(-1)) };
+  // Click in one page to the other player's page showing the new version.
+  metrics.latencyMs = figures(latencies);
+  // Click to the clicker's own HTTP reply, for comparison.
+  metrics.replyMs = figures(replies);
 
   // The verify panel passes on the finished match, for both players and the spectator.
   for (const p of [ann, ben, vi]) {
@@ -212,4 +217,5 @@ try {
   await browser.close();
 }
 console.log(`BROWSER-METRICS ${JSON.stringify(metrics)}`);
+writeFileSync(join(out, "metrics.json"), JSON.stringify(metrics, null, 2) + "\n");
 process.exit(exitCode || (failures ? 1 : 0));

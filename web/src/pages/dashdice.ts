@@ -11,7 +11,7 @@ import { describeRecord } from "./spectate";
 declare global {
   interface Window {
     /** When this page saw each game version, and when its buttons were clicked (the browser test's latency figures). */
-    meepleTimings?: { seen: Record<number, number>; clicks: { at: number; version: number; type: string }[] };
+    meepleTimings?: { seen: Record<number, number>; clicks: { at: number; version: number; type: string; replied?: number }[] };
   }
 }
 
@@ -47,9 +47,11 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
   // stale page cannot act twice; join, forfeit and rematch need no order.
   const send = (type: string, extra: Record<string, unknown> = {}) =>
     err.run(async () => {
-      timings.clicks.push({ at: now(), version: game?.version ?? -1, type });
+      const click: (typeof timings.clicks)[number] = { at: now(), version: game?.version ?? -1, type };
+      timings.clicks.push(click);
       const version = ["call", "roll", "bank"].includes(type) ? game?.version : undefined;
       await act("DashDice", { gameId: id, type, version, ...extra });
+      click.replied = now();
     });
 
   const btn = {
