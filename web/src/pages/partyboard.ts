@@ -124,7 +124,7 @@ class BoardView {
         svg("title", {}, `${i}${t.zone ? ` · ${t.zone}` : ""}: ${t.rule.displayText ?? t.rule.type}`),
         shape,
         svg("text", { x: c.x, y: c.y - this.unit * 0.22, "font-size": this.unit * 0.28, class: "pb-tile-n" }, String(i)),
-        svg("text", { x: c.x, y: c.y + this.unit * 0.2, "font-size": this.unit * 0.085, class: "pb-tile-text" },
+        svg("text", { x: c.x, y: c.y + this.unit * 0.3, "font-size": this.unit * 0.085, class: "pb-tile-text" },
           ...lines(t.rule.displayText ?? t.rule.type).map((l, k) => svg("tspan", { x: c.x, dy: k === 0 ? 0 : this.unit * 0.1 }, l)),
         ),
       );
@@ -133,7 +133,17 @@ class BoardView {
       tiles.append(g);
     });
     this.el.append(tiles, this.tokenLayer);
+    this.legend = h(
+      "p",
+      { class: "note", id: "pb-zones" },
+      ...(board.zones ?? []).map((z) =>
+        h("span", { title: z.rule?.displayText ?? "" }, h("span", { class: "swatch", style: `background:${zoneColor.get(z.name) ?? "#fff"}; border:1px solid #999` }), `${z.name} (${z.type}) `),
+      ),
+    );
   }
+
+  /** The zones' colours and names. */
+  readonly legend: HTMLElement;
 
   /** place moves every player's token to its tile (an animated move). */
   place(players: any[], current: number, awaited: Set<string>) {
@@ -158,7 +168,7 @@ class BoardView {
       const angle = (2 * Math.PI * k) / here.length;
       const spread = here.length > 1 ? this.unit * 0.25 : 0;
       const c = this.centres[Math.min(Math.max(p.tile, 0), this.centres.length - 1)];
-      tok.style.transform = `translate(${c.x + spread * Math.cos(angle)}px, ${c.y + this.unit * 0.12 + spread * Math.sin(angle)}px)`;
+      tok.style.transform = `translate(${c.x + spread * Math.cos(angle)}px, ${c.y + spread * Math.sin(angle)}px)`;
       tok.setAttribute("data-tile", String(p.tile));
       tok.classList.toggle("current", seat === current);
       tok.classList.toggle("awaited", awaited.has(p.id));
@@ -304,7 +314,7 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
     if (!b || bid !== boardId) return;
     view = new BoardView(b, showTile);
     el.title.textContent = `Party Board — ${b.name ?? b.id}`;
-    replace(el.boardBox, view.el);
+    replace(el.boardBox, view.el, view.legend);
     render();
   }
 
