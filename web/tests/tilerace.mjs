@@ -144,6 +144,17 @@ await run("tilerace", async (browser, metrics) => {
     check(true, "the team used Skip 1 tile and stands on tile 3");
   }
   metrics.usePowerup = outcome;
+
+  // The lobby's create: the creator's tab takes the master session and lands on the admin view.
+  const kim = await player(browser, "Kim");
+  await signIn(kim);
+  await kim.page.locator('input[name=name][data-kind=tilerace]').fill("Kim");
+  await kim.page.locator('input[name=password][data-kind=tilerace]').fill("kim-master-pass");
+  await kim.page.locator("#create-tilerace").click();
+  await kim.page.locator("#tr-admin-view").waitFor();
+  check((await text(kim, "#who")).includes("Kim (master)"), "a race created in the lobby opens on its admin view, signed in as its master admin");
+  await kim.page.locator("#tr-tile-56").waitFor();
+  await shot(kim, "tr-10-created-in-lobby.png");
   await shot(team, "tr-08-team-powerup.png");
   await shot(vi, "tr-09-spectator-end.png");
 });

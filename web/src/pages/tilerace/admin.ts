@@ -33,6 +33,7 @@ export class AdminView {
       "section",
       { class: "card tr-admin", id: "tr-admin-view" },
       h("h2", {}, "Admin"),
+      h("p", { class: "note" }, "Teams and other admins sign in at ", h("a", { href: location.href, id: "tr-share" }, location.href), " with their name and password."),
       this.err.el,
       this.status,
       this.info,
