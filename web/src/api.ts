@@ -96,8 +96,13 @@ export function requireSession(): Session {
 
 export async function signIn(body: Record<string, unknown>): Promise<Session> {
   const s = await post<Session>("Auth", body);
-  sessionStorage.setItem(KEY, JSON.stringify(s));
+  useSession(s);
   return s;
+}
+
+/** useSession makes s this tab's session (a Tile Race create returns its master admin's). */
+export function useSession(s: Session): void {
+  sessionStorage.setItem(KEY, JSON.stringify(s));
 }
 
 export function signOut(): void {

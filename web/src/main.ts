@@ -7,12 +7,16 @@ import { session, signOut } from "./api";
 import type { Page } from "./games";
 import { dashdicePage } from "./pages/dashdice";
 import { lobbyPage } from "./pages/lobby";
+import { partyboardPage } from "./pages/partyboard";
 import { signinPage } from "./pages/signin";
 import { spectatePage } from "./pages/spectate";
+import { tileracePage } from "./pages/tilerace/page";
 import { ErrorBox, h, replace } from "./ui";
 
 const pages: Record<string, Page> = {
   dashdice: dashdicePage,
+  partyboard: partyboardPage,
+  tilerace: tileracePage,
   watch: spectatePage,
 };
 

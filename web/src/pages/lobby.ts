@@ -1,7 +1,7 @@
 // The lobby: for every game kind, create a game, join one by room code, quick
 // match (where the game has it), and open any game by id to watch it.
 
-import { act, type Session } from "../api";
+import { act, useSession, type Session } from "../api";
 import { gameKinds, type GameKind } from "../games";
 import { ErrorBox, button, field, h, navigate, select } from "../ui";
 
@@ -63,6 +63,8 @@ function kindCard(g: GameKind, stopped: () => boolean): HTMLElement {
   const create = button(`Create`, () => err.run(async () => {
     const r = await act(g.function, { type: "create", ...body(g.createOptions.map((o) => o.name)) });
     const id = r.gameId ?? r.result.gameId ?? r.result.game?.gameId;
+    // A Tile Race's creator is its master admin: the reply carries that session.
+    if (r.result.session?.token) useSession(r.result.session);
     navigate(gameRoute(g.kind, id));
   }), { id: `create-${g.kind}` });
 

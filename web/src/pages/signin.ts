@@ -5,7 +5,8 @@ import { ErrorBox, button, field, h, navigate } from "../ui";
 
 export function signinPage(root: HTMLElement, next: string): () => void {
   const err = new ErrorBox();
-  const done = () => navigate(next || "#/");
+  // A deep link (#/tilerace/<id>) signs in on its own address: no hashchange, so route again.
+  const done = () => (location.hash === (next || "#/") ? window.dispatchEvent(new HashChangeEvent("hashchange")) : navigate(next || "#/"));
 
   const nick = field("nickname", { name: "nickname", maxlength: 40, value: "", placeholder: "Ann" });
   const guest = h(

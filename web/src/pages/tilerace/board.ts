@@ -1,0 +1,50 @@
+// The 56-tile serpentine: each tile at the row/col/span the board document
+// gives it (docs/tilerace.md, "Board and layout"), hidden tiles hidden, the
+// teams' tokens on their tiles.
+
+import { h, replace } from "../../ui";
+import { DIFFICULTY, powerupName, points, type PublicTile, type Team } from "./model";
+
+/**
+ * renderBoard draws tiles (the public board, or an admin's viewBoard); a tile
+ * without content is hidden. With players (the public board) an admin's view
+ * marks the tiles teams cannot see.
+ */
+export function renderBoard(box: HTMLElement, tiles: PublicTile[], teams: Team[], opts: { mine?: string; players?: PublicTile[] } = {}): void {
+  const at = new Map<number, Team[]>();
+  for (const t of teams) at.set(t.position, [...(at.get(t.position) ?? []), t]);
+  const cells = tiles.map((t) => {
+    const c = t.content;
+    const here = at.get(t.n) ?? [];
+    const cls = ["tr-tile"];
+    const shown = t.revealed && !!c;
+    const hiddenFromTeams = opts.players ? !opts.players.find((p) => p.n === t.n)?.revealed : false;
+    if (!shown) cls.push("hidden");
+    if (c?.difficulty) cls.push(`d${c.difficulty}`);
+    if (t.n === tiles.length) cls.push("final");
+    if (opts.mine && here.some((x) => x.id === opts.mine)) cls.push("mine");
+    const mods = c?.mods ? Object.keys(c.mods).filter((k) => (c.mods as any)[k]) : [];
+    return h(
+      "div",
+      {
+        class: cls.join(" "),
+        id: `tr-tile-${t.n}`,
+        "data-revealed": String(shown),
+        style: `grid-row: ${t.row + 1}; grid-column: ${t.col + 1} / span ${t.span || 1}`,
+        title: c?.instructions ?? "",
+      },
+      h("span", { class: "n" }, String(t.n)),
+      shown
+        ? h(
+            "span",
+            {},
+            ` ${c?.label || "(no task)"}`,
+            h("br"),
+            h("span", { class: "note" }, `${DIFFICULTY[c?.difficulty ?? 0] ?? ""}${c && (c.max ?? 1) > 1 ? ` · ${c.min}–${c.max}×` : ""}${c?.pointsPerCompletion ? ` · ${points(c.pointsPerCompletion)} pt` : ""}${c?.reward ? ` · 🎁 ${powerupName(c.reward)}` : ""}${mods.length ? ` · ${mods.join(", ")}` : ""}${hiddenFromTeams ? " · hidden from teams" : ""}`),
+          )
+        : h("span", { class: "note" }, " hidden"),
+      here.length ? h("div", { class: "tokens" }, ...here.map((x) => h("span", { class: "tr-token", style: `background:${x.color}`, "data-team": x.id }, x.name))) : null,
+    );
+  });
+  replace(box, ...cells);
+}

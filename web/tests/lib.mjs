@@ -1,0 +1,100 @@
+// Shared helpers of the Party Board and Tile Race browser tests (the same
+// setup as browser.mjs: Debian's Chromium through playwright-core, the stack
+// at MEEPLE_URL, screenshots in MEEPLE_ARTIFACTS).
+
+import { chromium } from "playwright-core";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const url = process.env.MEEPLE_URL ?? "http://127.0.0.1:8090/";
+export const out = process.env.MEEPLE_ARTIFACTS ?? join(here, "..", "test-results");
+mkdirSync(out, { recursive: true });
+
+export const T = 20_000; // per-step wait; no step takes near it unless something is wrong
+
+let failures = 0;
+export function check(cond, msg) {
+  if (!cond) {
+    failures++;
+    console.error(`FAIL: ${msg}`);
+    throw new Error(msg);
+  }
+  console.log(`ok: ${msg}`);
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    // Without the background-networking flags Chromium keeps dialling Google
+    // hosts this machine cannot reach.
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** player opens a browser context of its own (its own session) with one page. */
+export async function player(browser, name, viewport = { width: 1280, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.setDefaultTimeout(T);
+  page.on("pageerror", (e) => console.error(`[${name}] page error: ${e.message}`));
+  page.on("console", (m) => m.type() === "error" && console.error(`[${name}] console: ${m.text()}`));
+  return { name, context, page };
+}
+
+/** signIn signs p in as a guest through the sign-in page, then goes to hash (if any). */
+export async function signIn(p, hash = "") {
+  await p.page.goto(url + hash);
+  await p.page.locator("#guest-form input[name=nickname]").fill(p.name);
+  await p.page.locator("#guest-signin").click();
+  await p.page.locator("#who").filter({ hasText: p.name }).waitFor();
+}
+
+/** token reads the page's session token (the tab's sessionStorage). */
+export const token = (p) => p.page.evaluate(() => JSON.parse(sessionStorage.getItem("meeple.session")).token);
+
+/** api posts to a function as the test itself (setup the test does not click). */
+export async function api(fn, body, tok) {
+  const res = await fetch(new URL(fn, url), {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(tok ? { Authorization: `Bearer ${tok}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (!res.ok || json.error) throw new Error(`${fn} ${body.type}: ${res.status} ${JSON.stringify(json.error ?? json)}`);
+  return json;
+}
+
+export const shot = (p, file) => p.page.screenshot({ path: join(out, file), fullPage: true });
+export const text = (p, sel) => p.page.locator(sel).innerText();
+
+/** run runs a test body with a browser, screenshots every page on failure, prints and saves metrics, and exits. */
+export async function run(name, body) {
+  const browser = await launch();
+  const metrics = {};
+  let exitCode = 0;
+  const t0 = Date.now();
+  try {
+    await body(browser, metrics);
+  } catch (e) {
+    exitCode = 1;
+    console.error(`${name} failed: ${e.stack ?? e}`);
+    for (const [ci, c] of browser.contexts().entries()) {
+      for (const [i, p] of c.pages().entries()) await p.screenshot({ path: join(out, `${name}-failure-${ci}-${i}.png`), fullPage: true }).catch(() => {});
+    }
+  } finally {
+    await browser.close();
+  }
+  metrics.totalMs = Date.now() - t0;
+  console.log(`BROWSER-METRICS ${JSON.stringify({ test: name, ...metrics })}`);
+  writeFileSync(join(out, `${name}-metrics.json`), JSON.stringify(metrics, null, 2) + "\n");
+  process.exit(exitCode || (failures ? 1 : 0));
+}
+
+export function quantiles(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (f) => Math.round(s[Math.min(s.length - 1, Math.floor(f * s.length))]);
+  return s.length ? { n: s.length, p50: q(0.5), p90: q(0.9), max: Math.round(s.at(-1)) } : { n: 0 };
+}

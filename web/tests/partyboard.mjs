@@ -1,0 +1,136 @@
+// Browser test of the Party Board page: three players (three browser
+// contexts) play a seeded game on a tiny uploaded board (tests/tiny-board.json:
+// eight tiles, every one between start and finish a mandatory stop, so every
+// kind of input — starter, roll, confirm, choose, target, challenge,
+// groupRoll, a rule's dice — comes up for every player) to the end by
+// clicking the buttons the page offers. A refused action shows the API's
+// message. Started by emulator/browser (go test); by hand:
+//
+//   MEEPLE_URL=http://127.0.0.1:8090/ node tests/partyboard.mjs
+//
+// Prints BROWSER-METRICS {json}: click → the other players' pages latency.
+
+import { readFileSync } from "node:fs";
+import { api, check, player, quantiles, run, shot, signIn, text, token } from "./lib.mjs";
+
+const seed = process.env.MEEPLE_TEST_SEED ?? "browser-test";
+const boardFile = JSON.parse(readFileSync(new URL("./tiny-board.json", import.meta.url), "utf8"));
+
+await run("partyboard", async (browser, metrics) => {
+  const [ann, ben, cat] = await Promise.all(["Ann", "Ben", "Cat"].map((n) => player(browser, n)));
+  const players = [ann, ben, cat];
+  await Promise.all(players.map((p) => signIn(p)));
+
+  // Setup the lobby does not offer: upload the tiny board and create a seeded game on it.
+  const tok = await token(ann);
+  const up = await api("PartyBoard", { type: "uploadBoard", name: "Tiny test board", board: boardFile }, tok);
+  const created = await api("PartyBoard", { type: "create", actionId: `pb-${Date.now()}`, board: up.result.id, seed }, tok);
+  const gameId = created.gameId;
+  await ann.page.goto(`${ann.page.url().split("#")[0]}#/partyboard/${gameId}`);
+  await ann.page.locator("#pb-board .pb-tile").first().waitFor();
+  check((await ann.page.locator("#pb-board .pb-tile").count()) === boardFile.tiles.length, `the board is drawn from getBoard: ${boardFile.tiles.length} tiles`);
+  const code = await text(ann, "#room-code");
+  check(/^[A-Z0-9]{6}$/.test(code), `the host sees the room code ${code}`);
+
+  // Ben and Cat join from the lobby with the room code.
+  for (const p of [ben, cat]) {
+    await p.page.locator("#code-partyboard").fill(code);
+    await p.page.locator("#join-partyboard").click();
+    await p.page.locator("#pb-board .pb-tile").first().waitFor();
+  }
+  await ann.page.locator("#pb-players li").nth(2).waitFor();
+  check((await ann.page.locator("#pb-start").isEnabled()), "the host may start with three players seated");
+  await shot(ann, "pb-01-lobby.png");
+  await ann.page.locator("#pb-start").click();
+  await Promise.all(players.map((p) => p.page.locator("#pb-starter-0").waitFor()));
+  check((await text(ben, "#pb-prompt")).startsWith("Your move: starter"), "everyone is asked for a starter");
+  await shot(ben, "pb-02-starters.png");
+
+  // An action the API refuses shows its message: Ben's first single-player
+  // input goes out with a stale version (the route rewrites it).
+  let tampered = false;
+  await ben.page.route("**/PartyBoard", async (route) => {
+    const body = JSON.parse(route.request().postData() ?? "{}");
+    if (!tampered && typeof body.version === "number") {
+      tampered = true;
+      return route.continue({ postData: JSON.stringify({ ...body, version: body.version - 1 }) });
+    }
+    return route.continue();
+  });
+
+  const version = (p) => p.page.evaluate(() => Number(document.querySelector("#version")?.textContent));
+  const waitAll = (v) => Promise.all(players.map((p) => p.page.waitForFunction((v) => Number(document.querySelector("#version")?.textContent) >= v, v)));
+  const latencies = [];
+  const kinds = {};
+  let steps = 0;
+  let errorSeen = "";
+  while ((await text(ann, "#phase")) !== "over") {
+    if (++steps > 300) check(false, "the game ends within 300 clicks");
+    const v = await version(ann);
+    await waitAll(v);
+    // Whoever the page offers an input clicks one (the choices vary with the step).
+    let clicked = false;
+    for (const p of players) {
+      const moves = p.page.locator("#buttons button.move");
+      const n = await moves.count();
+      if (n === 0) continue;
+      const b = moves.nth(steps % n);
+      const kind = await b.getAttribute("data-action");
+      kinds[kind] = (kinds[kind] ?? 0) + 1;
+      const refused = p === ben && !errorSeen && ["roll", "choose", "target", "confirm", "challenge"].includes(kind);
+      await b.click();
+      if (refused) {
+        const box = p.page.locator(".error:not([hidden])");
+        await box.waitFor();
+        errorSeen = await box.innerText();
+        check(tampered && /version/i.test(errorSeen), `a refused action shows the API's message: "${errorSeen}"`);
+        await shot(p, "pb-03-error.png");
+        await p.page.locator("#buttons button.move").nth(0).click(); // again, with the right version
+      }
+      await waitAll(v + 1);
+      const clickAt = await p.page.evaluate(() => window.meepleTimings.clicks.at(-1).at);
+      for (const o of players) {
+        if (o === p) continue;
+        const seenAt = await o.page.evaluate((v) => window.meepleTimings.seen[v], v + 1);
+        if (seenAt) latencies.push(seenAt - clickAt);
+      }
+      clicked = true;
+      break;
+    }
+    if (!clicked) {
+      // Nobody has a button yet: the pages are still catching up.
+      await ann.page.waitForTimeout(50);
+    }
+    if (steps === 12) await shot(ann, "pb-04-playing.png");
+  }
+  await Promise.all(players.map((p) => p.page.waitForFunction(() => document.querySelector("#phase")?.textContent === "over")));
+  const result = await text(ann, "#result");
+  check(/wins!$/.test(result), `the game ended: ${result}`);
+  for (const k of ["starter", "roll", "confirm", "choose", "target", "challenge", "groupRoll"]) check(kinds[k] > 0, `the players answered ${k} by clicking (${kinds[k] ?? 0}×)`);
+
+  // The tokens stand where the state says: the winner's on the last tile.
+  const winnerTile = await ann.page.evaluate(() => {
+    const li = [...document.querySelectorAll("#pb-players li")].find((l) => document.querySelector("#result").textContent.startsWith(l.querySelector("strong").textContent));
+    return Number(li?.getAttribute("data-tile"));
+  });
+  check(winnerTile === boardFile.tiles.length - 1, `the winner stands on the finish (tile ${winnerTile})`);
+  const tokenTiles = await ann.page.$$eval("#pb-board .pb-token", (ts) => ts.map((t) => Number(t.getAttribute("data-tile"))));
+  const listTiles = await ann.page.$$eval("#pb-players li", (ls) => ls.map((l) => Number(l.getAttribute("data-tile"))));
+  check(JSON.stringify(tokenTiles) === JSON.stringify(listTiles), `every token is on its player's tile: ${tokenTiles}`);
+  check((await ann.page.locator("#pb-log li").count()) > 0 && (await ann.page.locator("#events li").count()) > 0, "the recent log and the event log are shown");
+  await shot(ann, "pb-05-over.png");
+  await shot(cat, "pb-06-over-cat.png");
+
+  // A real board draws too: a lobby on the built-in Pokémon Gen 1 board (72 tiles, zones).
+  const gen1 = await api("PartyBoard", { type: "create", actionId: `pb-gen1-${Date.now()}`, board: "pokemon-gen1" }, tok);
+  await ann.page.goto(`${ann.page.url().split("#")[0]}#/partyboard/${gen1.gameId}`);
+  await ann.page.locator("#pb-token-0").waitFor();
+  check((await ann.page.locator("#pb-board .pb-tile").count()) === 72, "the Pokémon Gen 1 board is drawn with its 72 tiles");
+  await ann.page.locator("#pb-tile-34").click();
+  check((await text(ann, "#pb-tile-info")).startsWith("Tile 34"), `a clicked tile shows its rule: ${(await text(ann, "#pb-tile-info")).slice(0, 80)}…`);
+  await shot(ann, "pb-07-gen1-board.png");
+
+  metrics.clicks = steps;
+  metrics.inputs = kinds;
+  metrics.clickToOthersMs = quantiles(latencies);
+});
