@@ -386,7 +386,7 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		_, err := p.Call(ctx, "TileRace", master, body)
 		return err
 	}
-	tokens := make([]string, n)
+	tokens, teams := make([]string, n), make([]string, n)
 	for i := range n {
 		if err := admin(fmt.Sprint("team", i), map[string]any{"type": "createTeam", "name": fmt.Sprint("Team ", i),
 			"members": []string{fmt.Sprint("Cap", i)}, "password": "team-pass"}); err != nil {
@@ -397,6 +397,7 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			return err
 		}
 		tokens[i] = s["token"].(string)
+		_, teams[i], _ = strings.Cut(s["player"].(map[string]any)["id"].(string), ":") // {gameId}:{teamId}
 	}
 	for _, step := range []map[string]any{
 		{"type": "importTasks", "data": raceLoadTasks()},
@@ -490,6 +491,100 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		n, concurrent, elapsed.Round(time.Millisecond), float64(concurrent)/elapsed.Seconds(), failed)
 	row(out, "  completion latency under that load", latency)
 	fmt.Fprintf(out, "  %d of them reached a tile that reveals more; %d took over 500 ms\n", movesUnderLoad, slow)
+	return raceMix(ctx, p, out, gameID, admin, tokens, teams, pos, complete)
+}
+
+// raceMix measures powerup uses and undo on a running race: the documents a
+// Skip 1 costs one at a time, completions and Skip 1 uses mixed with every
+// team at once (a team's use sets its cooldown and its next completion
+// clears it), and the documents an undo costs.
+func raceMix(ctx context.Context, p domain.Probe, out io.Writer, gameID string, admin func(string, map[string]any) error,
+	tokens, teams []string, pos []int, complete func(int, string) (map[string]any, error)) error {
+	const rounds = 4
+	n := len(tokens)
+	for i := range n {
+		for k := 0; k <= rounds; k++ {
+			if err := admin(fmt.Sprint("grant", i, "-", k), map[string]any{"type": "grantPowerup", "team": teams[i], "powerup": "skip1"}); err != nil {
+				return err
+			}
+		}
+	}
+	use := func(i int, id string) error {
+		res, err := p.Call(ctx, "TileRace", tokens[i], map[string]any{"gameId": gameID, "actionId": id, "type": "usePowerup", "powerup": "skip1"})
+		if err != nil {
+			return err
+		}
+		pos[i] = int(res["result"].(map[string]any)["position"].(float64))
+		return nil
+	}
+	// (3) One Skip 1 at a time: its documents.
+	var useReads, useWrites float64
+	for i := range n {
+		r0, w0 := p.Counts()
+		if err := use(i, "skip-seq"); err != nil {
+			return err
+		}
+		r1, w1 := p.Counts()
+		useReads += float64(r1 - r0)
+		useWrites += float64(w1 - w0)
+		if _, err := complete(i, "clear-seq"); err != nil { // clears the cooldown
+			return err
+		}
+	}
+	fmt.Fprintf(out, "  per Skip 1 use, one at a time (%d): %.2f reads, %.2f writes in the request\n", n, useReads/float64(n), useWrites/float64(n))
+	// (4) All teams at once, each alternating a completion and a Skip 1.
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var completions, uses []time.Duration
+	failed := 0
+	start := time.Now()
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range rounds {
+				t0 := time.Now()
+				_, cerr := complete(i, fmt.Sprint("mix-c", k))
+				dc := time.Since(t0)
+				t1 := time.Now()
+				uerr := use(i, fmt.Sprint("mix-u", k))
+				du := time.Since(t1)
+				mu.Lock()
+				if cerr != nil {
+					failed++
+				} else {
+					completions = append(completions, dc)
+				}
+				if uerr != nil {
+					failed++
+				} else {
+					uses = append(uses, du)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	done := len(completions) + len(uses)
+	fmt.Fprintf(out, "  all %d teams completing and using Skip 1 at once: %d actions in %s = %.1f actions/s, %d failed\n",
+		n, done, elapsed.Round(time.Millisecond), float64(done)/elapsed.Seconds(), failed)
+	row(out, "  completion latency in the mix", completions)
+	row(out, "  Skip 1 latency in the mix", uses)
+	// (5) Undo, one at a time, by the master: the newest actions of the mix.
+	const undos = 5
+	r0, w0 := p.Counts()
+	var undoLat []time.Duration
+	for k := range undos {
+		t0 := time.Now()
+		if err := admin(fmt.Sprint("undo", k), map[string]any{"type": "undo"}); err != nil {
+			return err
+		}
+		undoLat = append(undoLat, time.Since(t0))
+	}
+	r1, w1 := p.Counts()
+	fmt.Fprintf(out, "  per undo (%d, one at a time): %.2f reads, %.2f writes in the request\n", undos, float64(r1-r0)/undos, float64(w1-w0)/undos)
+	row(out, "  undo latency", undoLat)
 	return nil
 }
 
