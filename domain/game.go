@@ -348,6 +348,20 @@ func Admit(g Game, a Actor, gameID, action string) error {
 	return DefaultAdmit(a, gameID, action)
 }
 
+// SeedKeeper is implemented by games whose seed must stay secret after the
+// game ends (Tile Race: its dice drew private content, and an undo can make
+// a finished race active again). The platform publishes every other game's
+// seed on its game document when it is over, so anyone can replay its rolls.
+type SeedKeeper interface {
+	KeepsSeed() bool
+}
+
+// PublishesSeed reports whether g's seed is revealed when it ends.
+func PublishesSeed(g Game) bool {
+	k, ok := g.(SeedKeeper)
+	return !ok || !k.KeepsSeed()
+}
+
 // Passworder is implemented by games whose actions carry a password: the
 // platform checks its length, hashes it and hands the game only the hash
 // (Action.Secret). PasswordMin returns 0 for actions without one.

@@ -221,6 +221,13 @@ func TestTileRaceWholeRace(t *testing.T) {
 	require.Equal(t, tilerace.StatusFinished, g.Status)
 	require.Equal(t, winner, g.Winner)
 	require.Equal(t, tilerace.NumTiles, g.RevealedUpTo)
+	// Unlike a dice game, a finished race keeps its seed secret: it drew
+	// private content, and an undone win makes the race active again.
+	snap, err := s.store.FS.Collection("games").Doc(r.id).Get(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, "over", snap.Data()["status"])
+	_, published := snap.Data()["seed"]
+	require.False(t, published, "a finished race does not publish its seed")
 
 	// The race is over: team actions are refused, with nothing written.
 	before := r.team(r.teams[0].id)

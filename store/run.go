@@ -290,10 +290,12 @@ func (at *attempt) write() error {
 	kind := x.entry.Game.Kind()
 	room := ""
 	if w, ok := at.change.GameWrite(); ok && w.Header != nil && w.Header.Status == domain.StatusOver && !w.Create {
-		// The game ends: its seed is revealed and its room code freed. Read
-		// them before any write.
-		if _, err := at.seed(); err != nil {
-			return err
+		// The game ends: its seed is revealed (unless the game keeps it)
+		// and its room code freed. Read them before any write.
+		if domain.PublishesSeed(x.entry.Game) {
+			if _, err := at.seed(); err != nil {
+				return err
+			}
 		}
 		if at.game != nil && at.game.HasRoom {
 			var err error
@@ -359,7 +361,7 @@ func (at *attempt) writeGame(w domain.Write) error {
 	if err != nil {
 		return err
 	}
-	if h.Status == domain.StatusOver {
+	if h.Status == domain.StatusOver && domain.PublishesSeed(x.entry.Game) {
 		seed, err := at.seed()
 		if err != nil {
 			return err

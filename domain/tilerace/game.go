@@ -117,6 +117,11 @@ var _ domain.Game = RaceGame{}
 // Kind implements domain.Game.
 func (RaceGame) Kind() string { return Kind }
 
+// KeepsSeed implements domain.SeedKeeper: a finished race does not publish
+// its seed. The randomisers and Change Tile drew private content with it, and
+// an undone win makes the race active again.
+func (RaceGame) KeepsSeed() bool { return true }
+
 // Slots implements domain.Game.
 func (RaceGame) Slots() []domain.Slot {
 	return []domain.Slot{

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -143,6 +144,19 @@ func (w *world) use(a domain.Actor, team string, req PowerupRequest) (PowerupRes
 	w.checkNoHiddenContent(o.Events)
 	w.checkNoHiddenText(jsonOf(w.t, o.Result))
 	w.checkNoHiddenText(jsonOf(w.t, w.public))
+	// Discord announces from the same events: its messages carry no hidden
+	// text either.
+	roster := func(id string) (TeamRef, bool) {
+		for _, ref := range w.g.Teams {
+			if ref.ID == id {
+				return ref, true
+			}
+		}
+		return TeamRef{}, false
+	}
+	msgs := Announcements(o.Events, roster, time.Time{})
+	require.NotEmpty(w.t, msgs, "a powerup use is announced")
+	w.checkNoHiddenText(jsonOf(w.t, msgs))
 	res, ok := o.Result.(PowerupResult)
 	require.True(w.t, ok)
 	return res, o, nil
