@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
-	"sort"
 	"strings"
 )
 
@@ -75,30 +74,10 @@ func DecodePayload(p json.RawMessage, v any) error {
 // FieldNames lists the JSON field names a struct (or pointer to one) decodes,
 // embedded structs' included, sorted.
 func FieldNames(v any) []string {
-	t := reflect.TypeOf(v)
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == nil || t.Kind() != reflect.Struct {
-		return nil
-	}
 	var out []string
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" || (!f.IsExported() && !f.Anonymous) {
-			continue
-		}
-		if f.Anonymous && name == "" {
-			out = append(out, FieldNames(reflect.New(f.Type).Interface())...)
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out = append(out, name)
+	for _, f := range FieldsOf(v) {
+		out = append(out, f.Name)
 	}
-	sort.Strings(out)
 	return out
 }
 

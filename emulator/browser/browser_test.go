@@ -1,4 +1,4 @@
-// Package browser runs the web client's browser tests (web/tests/browser.mjs)
+// Package browser runs the web client's browser tests (web/tests/*.mjs)
 // against the whole local stack: Debian's Chromium driven by playwright-core.
 // scripts/web-setup.sh installs Chromium when it is missing; the test builds
 // web/ itself (npm ci, npm run build) as `go run ./emulator` does.
@@ -22,10 +22,23 @@ import (
 
 const chromium = "/usr/bin/chromium"
 
-// TestWebClientInChromium plays a DashDice match between two browser contexts
-// by clicking, watches it from a third, checks the verify-the-dice panel
-// passes on the finished match and fails on a tampered one, and takes the
-// rematch. A missing browser or Node.js fails the test: it is never skipped.
+// scripts are the browser tests, run one after the other against one stack;
+// each prints a BROWSER-METRICS line holding the figure named here (so a
+// script that ran nothing fails).
+var scripts = []struct{ script, figure string }{
+	// Two contexts play a seeded DashDice match by clicking while a third
+	// watches; verify-the-dice passes, and fails on a tampered match; the
+	// rematch.
+	{"browser.mjs", "latencyMs"},
+	// Three players play a Party Board game to the end by clicking.
+	{"partyboard.mjs", "clickToOthersMs"},
+	// A team completes a Tile Race tile by clicking while a spectator's page
+	// shows it; the admin view.
+	{"tilerace.mjs", "clickToSpectatorMoveMs"},
+}
+
+// TestWebClientInChromium runs every browser test. A missing browser or
+// Node.js fails it: it is never skipped.
 func TestWebClientInChromium(t *testing.T) {
 	if _, err := os.Stat(chromium); err != nil {
 		t.Fatalf("the browser tests need Debian's Chromium at %s: run ./scripts/web-setup.sh (%v)", chromium, err)
@@ -56,21 +69,25 @@ func TestWebClientInChromium(t *testing.T) {
 	case s = <-ready:
 	case err := <-done:
 		t.Fatalf("stack did not start: %v", err)
-	case <-time.After(90 * time.Second):
-		t.Fatal("stack did not start within 90s")
+	case <-time.After(180 * time.Second):
+		t.Fatal("stack did not start within 180s")
 	}
 
-	run, stop := context.WithTimeout(ctx, 4*time.Minute)
-	defer stop()
-	cmd := exec.CommandContext(run, "node", filepath.Join("tests", "browser.mjs"))
-	cmd.Dir = web
-	cmd.Env = append(os.Environ(), "MEEPLE_URL="+s.WebURL, "CHROMIUM="+chromium)
-	out, err := cmd.CombinedOutput()
-	t.Logf("web/tests/browser.mjs:\n%s", out)
-	if err != nil {
-		t.Fatalf("the browser tests failed (%v); screenshots in web/test-results/", err)
-	}
-	if !regexp.MustCompile(`(?m)^BROWSER-METRICS \{.*"latencyMs"`).Match(out) {
-		t.Fatal("the browser tests printed no latency figures: did the match run?")
+	for _, tc := range scripts {
+		t.Run(tc.script, func(t *testing.T) {
+			run, stop := context.WithTimeout(ctx, 4*time.Minute)
+			defer stop()
+			cmd := exec.CommandContext(run, "node", filepath.Join("tests", tc.script))
+			cmd.Dir = web
+			cmd.Env = append(os.Environ(), "MEEPLE_URL="+s.WebURL, "CHROMIUM="+chromium)
+			out, err := cmd.CombinedOutput()
+			t.Logf("web/tests/%s:\n%s", tc.script, out)
+			if err != nil {
+				t.Fatalf("web/tests/%s failed (%v); screenshots in web/test-results/", tc.script, err)
+			}
+			if !regexp.MustCompile(`(?m)^BROWSER-METRICS \{.*"` + tc.figure + `"`).Match(out) {
+				t.Fatalf("web/tests/%s printed no %s: did it run?", tc.script, tc.figure)
+			}
+		})
 	}
 }
