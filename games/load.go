@@ -369,58 +369,80 @@ func raceLoadTasks() string {
 // measures (1) Firestore reads and writes per completion, one at a time,
 // with and without the effects the trigger runs for it, and (2) completions
 // per second with every team completing 5 tiles at once, in lock step.
-func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
-	const n, perTeam = 10, 5
+// loadRace is a started race of n teams for the load scenarios: the master
+// admin's calls, each team's session and id, and where each team stands.
+type loadRace struct {
+	ctx    context.Context
+	p      domain.Probe
+	gameID string
+	master string
+	tokens []string
+	teams  []string // team ids
+	pos    []int
+}
+
+// newLoadRace creates a race with n teams (in Discord slots 1-5 in turn),
+// signs each in, runs the admin steps first (before the import), imports
+// raceLoadTasks, randomises and starts.
+func newLoadRace(ctx context.Context, p domain.Probe, createID string, n int, first ...map[string]any) (*loadRace, error) {
 	g, err := p.Guest(ctx, "Mia")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	res, err := p.Call(ctx, "TileRace", g["token"].(string), map[string]any{"actionId": "race", "type": "create", "name": "Mia", "password": "master-pass"})
+	res, err := p.Call(ctx, "TileRace", g["token"].(string), map[string]any{"actionId": createID, "type": "create", "name": "Mia", "password": "master-pass"})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	gameID := res["gameId"].(string)
-	master := res["result"].(map[string]any)["session"].(map[string]any)["token"].(string)
-	admin := func(id string, body map[string]any) error {
-		body["gameId"], body["actionId"] = gameID, id
-		_, err := p.Call(ctx, "TileRace", master, body)
-		return err
-	}
-	tokens, teams := make([]string, n), make([]string, n)
+	r := &loadRace{ctx: ctx, p: p, gameID: res["gameId"].(string), master: res["result"].(map[string]any)["session"].(map[string]any)["token"].(string),
+		tokens: make([]string, n), teams: make([]string, n), pos: make([]int, n)}
 	for i := range n {
-		if err := admin(fmt.Sprint("team", i), map[string]any{"type": "createTeam", "name": fmt.Sprint("Team ", i),
-			"members": []string{fmt.Sprint("Cap", i)}, "password": "team-pass"}); err != nil {
-			return err
+		if err := r.admin(fmt.Sprint("team", i), map[string]any{"type": "createTeam", "name": fmt.Sprint("Team ", i),
+			"members": []string{fmt.Sprint("Cap", i)}, "slot": i%5 + 1, "password": "team-pass"}); err != nil {
+			return nil, err
 		}
-		s, err := p.Call(ctx, "Auth", "", map[string]any{"type": "teamLogin", "gameId": gameID, "team": fmt.Sprint("Team ", i), "password": "team-pass"})
-		if err != nil {
-			return err
-		}
-		tokens[i] = s["token"].(string)
-		_, teams[i], _ = strings.Cut(s["player"].(map[string]any)["id"].(string), ":") // {gameId}:{teamId}
-	}
-	for _, step := range []map[string]any{
-		{"type": "importTasks", "data": raceLoadTasks()},
-		{"type": "randomiseDifficulties", "fill": true},
-		{"type": "start"},
-	} {
-		if err := admin(step["type"].(string), step); err != nil {
-			return err
-		}
-	}
-	pos := make([]int, n)
-	for i := range pos {
-		pos[i] = 1
-	}
-	complete := func(i int, id string) (map[string]any, error) {
-		res, err := p.Call(ctx, "TileRace", tokens[i], map[string]any{"gameId": gameID, "actionId": id, "type": "complete",
-			"tile": pos[i], "recorded": 0, "players": []string{fmt.Sprint("Cap", i)}, "complete": true})
+		s, err := p.Call(ctx, "Auth", "", map[string]any{"type": "teamLogin", "gameId": r.gameID, "team": fmt.Sprint("Team ", i), "password": "team-pass"})
 		if err != nil {
 			return nil, err
 		}
-		pos[i] = int(res["result"].(map[string]any)["position"].(float64))
-		return res, nil
+		r.tokens[i] = s["token"].(string)
+		_, r.teams[i], _ = strings.Cut(s["player"].(map[string]any)["id"].(string), ":") // {gameId}:{teamId}
+		r.pos[i] = 1
 	}
+	steps := append(first, map[string]any{"type": "importTasks", "data": raceLoadTasks()},
+		map[string]any{"type": "randomiseDifficulties", "fill": true}, map[string]any{"type": "start"})
+	for _, step := range steps {
+		if err := r.admin(step["type"].(string), step); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// admin sends an action as the master admin.
+func (r *loadRace) admin(id string, body map[string]any) error {
+	body["gameId"], body["actionId"] = r.gameID, id
+	_, err := r.p.Call(r.ctx, "TileRace", r.master, body)
+	return err
+}
+
+// complete has team i complete its tile with one completion.
+func (r *loadRace) complete(i int, id string) (map[string]any, error) {
+	res, err := r.p.Call(r.ctx, "TileRace", r.tokens[i], map[string]any{"gameId": r.gameID, "actionId": id, "type": "complete",
+		"tile": r.pos[i], "recorded": 0, "players": []string{fmt.Sprint("Cap", i)}, "complete": true})
+	if err != nil {
+		return nil, err
+	}
+	r.pos[i] = int(res["result"].(map[string]any)["position"].(float64))
+	return res, nil
+}
+
+func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
+	const n, perTeam = 10, 5
+	r, err := newLoadRace(ctx, p, "race", n)
+	if err != nil {
+		return err
+	}
+	gameID, complete := r.gameID, r.complete
 	movedFrontier := func(reply map[string]any) bool {
 		pos := int(reply["result"].(map[string]any)["position"].(float64))
 		return pos > 1 && tilerace.RevealUpTo(pos) > tilerace.RevealUpTo(pos-1)
@@ -491,17 +513,17 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		n, concurrent, elapsed.Round(time.Millisecond), float64(concurrent)/elapsed.Seconds(), failed)
 	row(out, "  completion latency under that load", latency)
 	fmt.Fprintf(out, "  %d of them reached a tile that reveals more; %d took over 500 ms\n", movesUnderLoad, slow)
-	return raceMix(ctx, p, out, gameID, admin, tokens, teams, pos, complete)
+	return raceMix(ctx, p, out, r)
 }
 
 // raceMix measures powerup uses and undo on a running race: the documents a
 // Skip 1 costs one at a time, completions and Skip 1 uses mixed with every
 // team at once (a team's use sets its cooldown and its next completion
 // clears it), and the documents an undo costs.
-func raceMix(ctx context.Context, p domain.Probe, out io.Writer, gameID string, admin func(string, map[string]any) error,
-	tokens, teams []string, pos []int, complete func(int, string) (map[string]any, error)) error {
+func raceMix(ctx context.Context, p domain.Probe, out io.Writer, r *loadRace) error {
 	const rounds = 4
-	n := len(tokens)
+	n := len(r.tokens)
+	gameID, admin, tokens, teams, pos, complete := r.gameID, r.admin, r.tokens, r.teams, r.pos, r.complete
 	for i := range n {
 		for k := 0; k <= rounds; k++ {
 			if err := admin(fmt.Sprint("grant", i, "-", k), map[string]any{"type": "grantPowerup", "team": teams[i], "powerup": "skip1"}); err != nil {

@@ -25,59 +25,18 @@ import (
 //     none lost.
 func DiscordLoad(ctx context.Context, p domain.Probe, fake *discordtest.Server, limit int, burst int, out io.Writer) error {
 	const teams = 10
-	g, err := p.Guest(ctx, "Mia")
-	if err != nil {
-		return err
-	}
-	res, err := p.Call(ctx, "TileRace", g["token"].(string), map[string]any{"actionId": "discord-race", "type": "create", "name": "Mia", "password": "master-pass"})
-	if err != nil {
-		return err
-	}
-	gameID := res["gameId"].(string)
-	master := res["result"].(map[string]any)["session"].(map[string]any)["token"].(string)
-	admin := func(id string, body map[string]any) error {
-		body["gameId"], body["actionId"] = gameID, id
-		_, err := p.Call(ctx, "TileRace", master, body)
-		return err
-	}
-	tokens := make([]string, teams)
-	for i := range teams {
-		if err := admin(fmt.Sprint("team", i), map[string]any{"type": "createTeam", "name": fmt.Sprint("Team ", i),
-			"members": []string{fmt.Sprint("Cap", i)}, "slot": i%5 + 1, "password": "team-pass"}); err != nil {
-			return err
-		}
-		s, err := p.Call(ctx, "Auth", "", map[string]any{"type": "teamLogin", "gameId": gameID, "team": fmt.Sprint("Team ", i), "password": "team-pass"})
-		if err != nil {
-			return err
-		}
-		tokens[i] = s["token"].(string)
-	}
 	slots := map[string]string{}
 	for n := 1; n <= 5; n++ {
 		slots[fmt.Sprint(n)] = fake.WebhookURL(fmt.Sprint(200+n), fmt.Sprint("slot-token-", n))
 	}
-	for _, step := range []map[string]any{
-		{"type": "setDiscord", "main": fake.WebhookURL("100", "main-token"), "slots": slots},
-		{"type": "importTasks", "data": raceLoadTasks()},
-		{"type": "randomiseDifficulties", "fill": true},
-		{"type": "start"},
-	} {
-		if err := admin(step["type"].(string), step); err != nil {
-			return err
-		}
-	}
-	pos := make([]int, teams)
-	for i := range pos {
-		pos[i] = 1
+	r, err := newLoadRace(ctx, p, "discord-race", teams,
+		map[string]any{"type": "setDiscord", "main": fake.WebhookURL("100", "main-token"), "slots": slots})
+	if err != nil {
+		return err
 	}
 	complete := func(i int, id string) error {
-		res, err := p.Call(ctx, "TileRace", tokens[i], map[string]any{"gameId": gameID, "actionId": id, "type": "complete",
-			"tile": pos[i], "recorded": 0, "players": []string{fmt.Sprint("Cap", i)}, "complete": true})
-		if err != nil {
-			return err
-		}
-		pos[i] = int(res["result"].(map[string]any)["position"].(float64))
-		return nil
+		_, err := r.complete(i, id)
+		return err
 	}
 	toMain := func() []discordtest.Message {
 		var ms []discordtest.Message
