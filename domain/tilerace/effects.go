@@ -108,12 +108,9 @@ func pointsRun(d domain.Docs, r domain.Record, now time.Time) (domain.Change, er
 	if err != nil || len(as) == 0 {
 		return domain.Change{}, err
 	}
-	var lb RaceLeaderboard
-	if _, err := d.Get(domain.Doc(SlotLeaderboard, ""), &lb); err != nil {
-		return domain.Change{}, domain.Errorf(domain.EINVALID, "leaderboard of %s: %v", r.GameID, err)
-	}
-	if lb.Totals == nil {
-		lb.Totals = map[string]int{}
+	lb, err := leaderboardOf(d, r)
+	if err != nil {
+		return domain.Change{}, err
 	}
 	var ch domain.Change
 	for _, a := range as {
@@ -131,6 +128,20 @@ func pointsRun(d domain.Docs, r domain.Record, now time.Time) (domain.Change, er
 	lb.Top = Leaderboard(lb.Totals, LeaderboardSize)
 	ch.Writes = append(ch.Writes, domain.Write{DocID: domain.Doc(SlotLeaderboard, ""), Value: lb})
 	return ch, nil
+}
+
+// leaderboardOf is the race's leaderboard as the points effects read it.
+//
+// Errors: EINVALID (it does not decode: the record is retired).
+func leaderboardOf(d domain.Docs, r domain.Record) (RaceLeaderboard, error) {
+	var lb RaceLeaderboard
+	if _, err := d.Get(domain.Doc(SlotLeaderboard, ""), &lb); err != nil {
+		return lb, domain.Errorf(domain.EINVALID, "leaderboard of %s: %v", r.GameID, err)
+	}
+	if lb.Totals == nil {
+		lb.Totals = map[string]int{}
+	}
+	return lb, nil
 }
 
 // reversals decodes a record's pointsReversed events.
@@ -175,12 +186,9 @@ func reversalRun(d domain.Docs, r domain.Record, now time.Time) (domain.Change, 
 	if err != nil || len(ps) == 0 {
 		return domain.Change{}, err
 	}
-	var lb RaceLeaderboard
-	if _, err := d.Get(domain.Doc(SlotLeaderboard, ""), &lb); err != nil {
-		return domain.Change{}, domain.Errorf(domain.EINVALID, "leaderboard of %s: %v", r.GameID, err)
-	}
-	if lb.Totals == nil {
-		lb.Totals = map[string]int{}
+	lb, err := leaderboardOf(d, r)
+	if err != nil {
+		return domain.Change{}, err
 	}
 	var ch domain.Change
 	for _, p := range ps {
