@@ -290,9 +290,10 @@ func TestTickFunction(t *testing.T) {
 }
 
 func TestFunctions(t *testing.T) {
-	require.ElementsMatch(t, []string{"GameEvent", "Tick"}, keys(triggers.Functions()))
-	require.ElementsMatch(t, []string{"GameEvent", "Tick"}, keys(newEnv(t).tr.Functions()))
-	require.Equal(t, map[string]string{"GameEvent": "games/{gameId}/events/{eventId}"}, triggers.DocumentTriggers)
+	require.ElementsMatch(t, []string{"GameEvent", "Tick", "Outbox"}, keys(triggers.Functions()))
+	require.ElementsMatch(t, []string{"GameEvent", "Tick", "Outbox"}, keys(newEnv(t).tr.Functions()))
+	require.Equal(t, map[string]string{"GameEvent": "games/{gameId}/events/{eventId}", "Outbox": "games/{gameId}/outbox/{key}"},
+		triggers.DocumentTriggers)
 }
 
 func keys[V any](m map[string]V) []string {
