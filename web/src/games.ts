@@ -78,7 +78,9 @@ export const gameKinds: GameKind[] = [
     kind: "codebowl",
     function: "CodeBowl",
     title: "CodeBowl",
-    createOptions: [{ name: "teamId", label: "your team id", type: "text" }],
+    // The lobby draws CodeBowl's card itself (pages/codebowl-teams.ts): teams first.
+    createOptions: [],
+    quickMatch: ["teamId"],
     note: "Coaches are registered accounts with a team (createTeam); guests may only watch.",
   },
 ];

@@ -3,6 +3,7 @@
 
 import { act, useSession, type Session } from "../api";
 import { gameKinds, type GameKind } from "../games";
+import { codebowlCard } from "./codebowl-teams";
 import { ErrorBox, button, field, h, navigate, select } from "../ui";
 
 /** The page a game opens on: its own if it has one, else the spectator page. */
@@ -12,7 +13,9 @@ export function gameRoute(kind: string, id: string): string {
 
 export function lobbyPage(root: HTMLElement, s: Session): () => void {
   let stopped = false;
-  const cards = gameKinds.map((g) => kindCard(g, () => stopped));
+  // CodeBowl's card has its own file: a coach's teams come before any match.
+  const codebowl = codebowlCard(s, () => stopped);
+  const cards = gameKinds.map((g) => (g.kind === "codebowl" ? codebowl.el : kindCard(g, () => stopped)));
   const err = new ErrorBox();
   const watchId = field("game id", { id: "watch-id", placeholder: "20 hex digits" });
   const watch = h(
@@ -29,6 +32,7 @@ export function lobbyPage(root: HTMLElement, s: Session): () => void {
   root.replaceChildren(h("h1", {}, `Lobby — ${s.player.name}`), err.el, h("div", { class: "cols" }, ...cards, watch));
   return () => {
     stopped = true;
+    codebowl.stop();
   };
 }
 
@@ -70,8 +74,7 @@ function kindCard(g: GameKind, stopped: () => boolean): HTMLElement {
 
   const code = field("room code", { name: "roomCode", id: `code-${g.kind}`, maxlength: 12 });
   const join = button("Join", () => err.run(async () => {
-    const extra = g.kind === "codebowl" ? body(["teamId"]) : {};
-    const r = await act(g.function, { type: "join", roomCode: code.input.value, ...extra });
+    const r = await act(g.function, { type: "join", roomCode: code.input.value });
     navigate(gameRoute(g.kind, r.gameId!));
   }), { id: `join-${g.kind}` });
 

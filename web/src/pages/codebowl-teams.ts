@@ -1,0 +1,166 @@
+// The lobby's CodeBowl card: a coach's teams (create one from a roster,
+// pick one) and, with the picked team, create a match, join one by room
+// code, or quick match. Coaches are registered accounts; a guest only gets
+// a note (docs/codebowl.md "Who may act").
+
+import { collection, onSnapshot, query, where, type Unsubscribe } from "firebase/firestore";
+import { act, type Session } from "../api";
+import { firestoreFor } from "../firebase";
+import { ErrorBox, button, field, h, navigate, replace, select } from "../ui";
+
+interface TeamDoc {
+  id: string;
+  name: string;
+  match?: string;
+  players: { id: string; name: string; st: number; ag: number; mv: number; ar: number; dead?: boolean }[];
+}
+
+type Stat = [st: number, ag: number, mv: number, ar: number, role: string];
+
+/**
+ * Rosters the card offers: each player's ST + AG + MV is 12 and the seven AR
+ * sum to 21, as ValidateTeam demands.
+ */
+export const ROSTERS: Record<string, Stat[]> = {
+  balanced: Array.from({ length: 7 }, () => [4, 4, 4, 3, "Player"] as Stat),
+  bruisers: [
+    [6, 3, 3, 4, "Lineman"], [6, 3, 3, 4, "Lineman"], [6, 3, 3, 4, "Lineman"],
+    [4, 4, 4, 3, "Blitzer"], [4, 4, 4, 2, "Blitzer"], [3, 4, 5, 2, "Runner"], [3, 4, 5, 2, "Runner"],
+  ],
+  runners: [
+    [2, 4, 6, 2, "Runner"], [2, 4, 6, 2, "Runner"], [2, 4, 6, 2, "Runner"],
+    [4, 4, 4, 3, "Blitzer"], [4, 4, 4, 3, "Blitzer"], [5, 4, 3, 4, "Blocker"], [5, 4, 3, 5, "Blocker"],
+  ],
+};
+
+function spec(name: string, roster: string) {
+  return {
+    name,
+    players: ROSTERS[roster].map(([st, ag, mv, ar, role], i) => ({ name: `${role} ${i + 1}`, st, ag, mv, ar })),
+  };
+}
+
+export function codebowlCard(s: Session, stopped: () => boolean): { el: HTMLElement; stop(): void } {
+  const err = new ErrorBox();
+  const status = h("p", { class: "status", id: "cb-status" });
+  const head = h("h2", {}, "CodeBowl");
+  if (s.player.role !== "player") {
+    const el = h("section", { class: "card", id: "kind-codebowl" }, head,
+      h("p", { class: "note" }, "Coaches are registered accounts: sign out and register (or log in) to make a team and play. Guests may watch a match by its id."));
+    return { el, stop: () => {} };
+  }
+
+  let teams: TeamDoc[] = [];
+  let picked = "";
+  const list = h("ul", { id: "cb-teams", class: "cb-teams" });
+  const renderTeams = () => {
+    if (!teams.some((t) => t.id === picked)) picked = teams.find((t) => !t.match)?.id ?? teams[0]?.id ?? "";
+    replace(list, ...(teams.length ? teams.map((t) => {
+      const alive = t.players.filter((p) => !p.dead).length;
+      const radio = h("input", { type: "radio", name: "cb-team", value: t.id, checked: t.id === picked, onchange: () => (picked = t.id) });
+      return h("li", { "data-team": t.id }, h("label", {}, radio, " ", h("strong", {}, t.name), ` — ${alive} alive`,
+        t.match ? h("span", {}, " · playing ", h("a", { href: `#/codebowl/${t.match}` }, "its match")) : ""));
+    }) : [h("li", { class: "note" }, "No team yet: create one below.")]));
+  };
+
+  // Every signed-in caller may read cbteams; a coach's own are those with coach == their id.
+  let unsub: Unsubscribe = () => {};
+  void firestoreFor(s).then((db) => {
+    if (stopped()) return;
+    unsub = onSnapshot(
+      query(collection(db, "cbteams"), where("coach", "==", s.player.id)),
+      (snap) => {
+        teams = snap.docs.map((d) => ({ ...(d.data() as TeamDoc), id: d.id })).sort((a, b) => a.name.localeCompare(b.name));
+        renderTeams();
+      },
+      (e) => err.show(new Error(`reading your teams: ${e.message}`)),
+    );
+  }, (e) => err.show(e));
+  renderTeams();
+
+  const teamName = field("team name", { id: "cb-team-name", maxlength: 40, value: `${s.player.name}'s team`.slice(0, 40) });
+  const roster = select("roster", Object.keys(ROSTERS), { id: "cb-roster" });
+  const createTeam = button("Create team", () => err.run(async () => {
+    const r = await act<TeamDoc>("CodeBowl", { type: "createTeam", ...spec(teamName.input.value.trim(), roster.input.value) });
+    picked = r.result.id;
+    renderTeams();
+  }), { id: "cb-create-team" });
+
+  const turnSeconds = field("turn seconds (−1: no timer)", { id: "cb-turn-seconds", type: "number", value: "120" });
+  const turnsPerHalf = field("turns per half", { id: "cb-turns", type: "number", value: "8", min: 1, max: 16 });
+  const priv = field("private (room code only)", { id: "cb-private", type: "checkbox" });
+  const team = () => {
+    if (!picked) throw new Error("create or pick a team first");
+    return picked;
+  };
+
+  const create = button("Create", () => err.run(async () => {
+    const r = await act("CodeBowl", {
+      type: "create", teamId: team(), turnSeconds: Number(turnSeconds.input.value), turnsPerHalf: Number(turnsPerHalf.input.value), private: priv.input.checked,
+    });
+    navigate(`#/codebowl/${r.gameId ?? r.result.gameId}`);
+  }), { id: "create-codebowl" });
+
+  const code = field("room code", { name: "roomCode", id: "code-codebowl", maxlength: 12 });
+  const join = button("Join", () => err.run(async () => {
+    const r = await act("CodeBowl", { type: "join", roomCode: code.input.value, teamId: team() });
+    navigate(`#/codebowl/${r.gameId!}`);
+  }), { id: "join-codebowl" });
+
+  // Quick match: one actionId for the whole search, repeated (docs/api.md);
+  // leaving the lobby or the button leaves the queue.
+  let queued = "";
+  const leave = async () => {
+    const t = queued;
+    queued = "";
+    leaveBtn.hidden = true;
+    if (t) await act("CodeBowl", { type: "leaveQueue", teamId: t });
+  };
+  const quick = button("Quick match", () => err.run(async () => {
+    const teamId = team();
+    const id = `quick-${Date.now().toString(36)}`;
+    queued = teamId;
+    leaveBtn.hidden = false;
+    try {
+      while (queued === teamId && !stopped()) {
+        const r = await act("CodeBowl", { type: "quickMatch", actionId: id, teamId });
+        if (r.result.status === "matched") {
+          queued = "";
+          return navigate(`#/codebowl/${r.result.gameId}`);
+        }
+        if (r.result.status === "left") throw new Error("your team went into another match; you left the queue");
+        status.textContent = `waiting for an opponent… (${new Date().toLocaleTimeString()})`;
+        await new Promise((res) => setTimeout(res, 1000));
+      }
+    } finally {
+      status.textContent = "";
+      leaveBtn.hidden = true;
+    }
+  }), { id: "quick-codebowl" });
+  const leaveBtn = button("Leave queue", () => err.run(leave), { id: "leave-codebowl", hidden: true });
+
+  const el = h(
+    "section",
+    { class: "card", id: "kind-codebowl" },
+    head,
+    h("h3", {}, "My teams"),
+    list,
+    h("div", { class: "row" }, teamName.row, roster.row, createTeam),
+    h("h3", {}, "Play with the picked team"),
+    turnSeconds.row,
+    turnsPerHalf.row,
+    priv.row,
+    h("div", { class: "row" }, create),
+    h("div", { class: "row" }, code.row, join),
+    h("div", { class: "row" }, quick, leaveBtn),
+    status,
+    err.el,
+  );
+  return {
+    el,
+    stop: () => {
+      unsub();
+      if (queued) void leave().catch(() => {});
+    },
+  };
+}
