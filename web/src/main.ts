@@ -5,7 +5,9 @@
 
 import { session, signOut } from "./api";
 import type { Page } from "./games";
+import { codebowlPage } from "./pages/codebowl";
 import { dashdicePage } from "./pages/dashdice";
+import { hexdicePage } from "./pages/hexdice";
 import { lobbyPage } from "./pages/lobby";
 import { partyboardPage } from "./pages/partyboard";
 import { signinPage } from "./pages/signin";
@@ -14,7 +16,9 @@ import { tileracePage } from "./pages/tilerace/page";
 import { ErrorBox, h, replace } from "./ui";
 
 const pages: Record<string, Page> = {
+  codebowl: codebowlPage,
   dashdice: dashdicePage,
+  hexdice: hexdicePage,
   partyboard: partyboardPage,
   tilerace: tileracePage,
   watch: spectatePage,

@@ -89,3 +89,11 @@ export function select(label: string, options: string[], attrs: Attrs = {}): { r
 export function navigate(hash: string): void {
   location.hash = hash;
 }
+
+/** svg builds an SVG element (h builds HTML ones). */
+export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}, ...children: (Node | string)[]): SVGElementTagNameMap[K] {
+  const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  for (const c of children) el.append(c);
+  return el;
+}
