@@ -35,6 +35,10 @@ var scripts = []struct{ script, figure string }{
 	// A team completes a Tile Race tile by clicking while a spectator's page
 	// shows it; the admin view.
 	{"tilerace.mjs", "clickToSpectatorMoveMs"},
+	// Two accounts make CodeBowl teams in the lobby, quick-match, place, move
+	// and end turns by clicking; then a Hex & Dice room is created, joined by
+	// its code and played a few turns by clicking.
+	{"games2.mjs", "clickToOtherMs"},
 }
 
 // TestWebClientInChromium runs every browser test. A missing browser or

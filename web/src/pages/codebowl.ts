@@ -91,14 +91,19 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
     if (!game) return;
     const v = game.version;
     legalFor = v;
+    // The old list is stale from here on: no button may act on it.
+    moves = [];
     if (!toAct()) {
-      moves = [];
       picked = "";
+      pitch.setAttribute("data-legal", String(v));
       return draw();
     }
+    draw();
     const r = await err.run(() => act<{ moves: Move[] }>("CodeBowl", { gameId: id, type: "legal" }));
     if (r && legalFor === v) {
       moves = r.result.moves ?? [];
+      // data-legal: the version the buttons and highlights are for (tests wait on it).
+      pitch.setAttribute("data-legal", String(v));
       draw();
     }
   }
@@ -235,6 +240,7 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
     replace(el.score, h("span", { style: `color:${SIDE_COLOURS.home}` }, `${home.coachName ?? "?"} ${home.score ?? 0}`), " – ",
       h("span", { style: `color:${SIDE_COLOURS.away}` }, away ? `${away.score ?? 0} ${away.coachName}` : "…"));
     const side = mySide();
+    pitch.setAttribute("data-me", side);
     const name = (x: string) => st[x]?.coachName ?? x;
     el.turn.textContent =
       st.phase === "waiting" ? "Waiting for an opponent to join."

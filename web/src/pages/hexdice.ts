@@ -249,6 +249,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session)
     el.version.textContent = String(game.version);
     el.round.textContent = `round ${g.round ?? 0} · turn ${g.turn ?? 0} · ${g.mode} · ${g.size}`;
     const seat = mySeat();
+    board.setAttribute("data-seat", String(seat));
     el.note.hidden = g.mode !== "simultaneous";
     el.note.textContent = "Simultaneous mode: orders are not supported in this page yet; it shows the game as it goes (the API's orders action plays it).";
     replace(el.players, ...(g.players ?? []).map((p: any, i: number) =>

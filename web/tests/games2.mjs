@@ -1,0 +1,169 @@
+// Browser test of the CodeBowl lobby card and the CodeBowl and Hex & Dice
+// pages. Two registered accounts (two browser contexts) each create a
+// CodeBowl team in the lobby by clicking, quick-match each other by
+// clicking, land on the CodeBowl page, place (the default formation), move
+// a player and end turns by clicking, and chat; then Ann creates a Hex & Dice
+// room in the lobby, Ben joins it with the room code, and they buy, move and
+// end turns by clicking. After every click the other coach's page must show
+// the new version. Started by emulator/browser (go test); by hand:
+//
+//   MEEPLE_URL=http://127.0.0.1:8090/ node tests/games2.mjs
+//
+// Prints BROWSER-METRICS {json}: click → the other player's page latency.
+
+import { check, player, quantiles, run, shot, text, url } from "./lib.mjs";
+
+const stamp = Date.now().toString(36).slice(-7);
+
+/** register makes an account through the sign-in page's account form. */
+async function register(p) {
+  await p.page.goto(url);
+  const form = p.page.locator("#account-form");
+  await form.locator("input[name=username]").fill(`${p.name.toLowerCase()}_${stamp}`);
+  await form.locator("input[name=password]").fill("browser-test-pw");
+  await form.locator("input[name=regnick]").fill(p.name);
+  await p.page.locator("#register").click();
+  await p.page.locator("#who").filter({ hasText: `${p.name} (player)` }).waitFor();
+}
+
+const version = (p) => p.page.evaluate(() => Number(document.querySelector("#version")?.textContent ?? -1));
+const atLeast = (p, v) => p.page.waitForFunction((v) => Number(document.querySelector("#version")?.textContent) >= v, v);
+
+/**
+ * clickAndSee clicks sel on `by` and waits until `other`'s page shows a newer
+ * version than before; returns the time from the click (the page's own
+ * record of it) to the other page first seeing that version.
+ */
+async function clickAndSee(by, other, sel, lat) {
+  const v = await version(by);
+  await atLeast(other, v);
+  const before = Date.now();
+  await by.page.locator(sel).first().click();
+  await atLeast(other, v + 1);
+  const seen = await other.page.evaluate((v) => {
+    const s = window.meepleTimings?.seen ?? {};
+    return Math.min(...Object.entries(s).filter(([k]) => Number(k) > v).map(([, t]) => t));
+  }, v);
+  const clickAt = await by.page.evaluate((v) => window.meepleTimings?.clicks.find((c) => c.version >= v)?.at, v);
+  const ms = Math.max(0, seen - (clickAt ?? before));
+  lat.push(ms);
+  return ms;
+}
+
+/** settled waits until the CodeBowl page's buttons are those `legal` lists for the version it shows. */
+const settled = (p) => p.page.waitForFunction(() => document.querySelector("#cb-pitch")?.getAttribute("data-legal") === document.querySelector("#version")?.textContent);
+
+/** onTurn returns which of ps has sel on its page (waiting for one to show it). */
+async function onTurn(ps, sel) {
+  for (let i = 0; i < 100; i++) {
+    for (const p of ps) if (await p.page.locator(sel).count()) return [p, ps.find((q) => q !== p)];
+    await ps[0].page.waitForTimeout(100);
+  }
+  check(false, `one page shows ${sel}`);
+}
+
+await run("games2", async (browser, metrics) => {
+  const [ann, ben] = await Promise.all(["Ann", "Ben"].map((n) => player(browser, n)));
+  const both = [ann, ben];
+  await Promise.all(both.map(register));
+
+  // ---- CodeBowl: teams in the lobby, quick match ----
+  const t0 = Date.now();
+  for (const [p, roster] of [[ann, "bruisers"], [ben, "runners"]]) {
+    await p.page.locator("#cb-team-name").fill(`${p.name}'s ${roster}`);
+    await p.page.locator("#cb-roster").selectOption(roster);
+    await p.page.locator("#cb-create-team").click();
+    await p.page.locator("#cb-teams li[data-team] input:checked").waitFor();
+    check((await text(p, "#cb-teams")).includes(`${p.name}'s ${roster} — 7 alive`), `${p.name}'s team is listed, picked, 7 alive`);
+  }
+  await shot(ann, "g2-01-lobby-team.png");
+  await ann.page.locator("#quick-codebowl").click();
+  await ann.page.locator("#cb-status").filter({ hasText: "waiting" }).waitFor();
+  await ben.page.locator("#quick-codebowl").click();
+  await Promise.all(both.map((p) => p.page.locator("#cb-pitch .cb-player, #phase").first().waitFor()));
+  await Promise.all(both.map((p) => p.page.waitForFunction(() => document.querySelector("#phase")?.textContent === "setup")));
+  metrics.quickMatchMs = Date.now() - t0;
+  check(ann.page.url() === ben.page.url() && ann.page.url().includes("#/codebowl/"), "both coaches land on the same CodeBowl page");
+  check((await ann.page.locator("#cb-cell-0-0").count()) === 1 && (await ann.page.locator("#cb-pitch .cb-cell").count()) === 220, "the pitch is drawn: 20 × 11 squares");
+
+  const cbLat = [];
+  // Placement: the defense places first, then the offense; each by the default formation button.
+  for (let i = 0; i < 2; i++) {
+    const [placer, other] = await onTurn(both, "#cb-place-0");
+    await clickAndSee(placer, other, "#cb-place-0", cbLat);
+    await placer.page.locator("#cb-place-0").waitFor({ state: "detached" });
+  }
+  await Promise.all(both.map((p) => p.page.waitForFunction(() => document.querySelector("#phase")?.textContent === "play")));
+  check((await ann.page.locator("#cb-pitch .cb-player").count()) === 14 && (await ben.page.locator("#cb-pitch .cb-player").count()) === 14, "both pages show the 14 placed players");
+  await shot(ann, "g2-02-cb-play.png");
+
+  // Two turns: the coach on turn picks a player, moves him to a listed square, ends the turn.
+  for (let turn = 0; turn < 2; turn++) {
+    const [coach, other] = await onTurn(both, "#cb-end-turn");
+    const side = await coach.page.locator("#cb-pitch").getAttribute("data-me");
+    const players = coach.page.locator(`#cb-pitch .cb-player[data-side=${side}]:not(.acted)`);
+    await players.first().click();
+    await coach.page.locator("#cb-pitch .cb-cell.dest").first().waitFor();
+    check((await coach.page.locator("#cb-pitch .cb-cell.dest").count()) > 0, `${coach.name} sees the squares listed for the picked player`);
+    const ms = await clickAndSee(coach, other, "#cb-pitch .cb-cell.dest", cbLat);
+    console.log(`  ${coach.name} moved a player; ${other.name}'s page saw it after ${ms} ms`);
+    // The move may have ended the turn (a trip, a failed pickup): end it only if it goes on.
+    await settled(coach);
+    if (await coach.page.locator("#cb-end-turn").count()) await clickAndSee(coach, other, "#cb-end-turn", cbLat);
+    await other.page.locator("#cb-end-turn").waitFor();
+  }
+  await shot(ben, "g2-03-cb-turns.png");
+
+  // Chat: Ann writes, Ben's page shows it.
+  await ann.page.locator("#cb-chat-text").fill("good game so far");
+  await ann.page.locator("#cb-chat-send").click();
+  await ben.page.locator("#cb-chat li").filter({ hasText: "good game so far" }).waitFor();
+  check(true, "a chat message reaches the other coach's page");
+  metrics.codebowlClickToOtherMs = quantiles(cbLat);
+
+  // ---- Hex & Dice: create in the lobby, join by room code ----
+  for (const p of both) await p.page.goto(`${url}#/`);
+  await ann.page.locator("#kind-hexdice select[name=size]").selectOption("small");
+  await ann.page.locator("#create-hexdice").click();
+  await ann.page.locator("#hd-board .hd-hex").first().waitFor();
+  const code = (await text(ann, "#room-code")).trim();
+  check(/^[A-Z0-9]{6}$/.test(code), `the host sees the room code ${code}`);
+  check((await ann.page.locator("#hd-board .hd-hex").count()) === 127, "the small map is drawn from its map document: 127 hexes");
+  await ben.page.locator("#code-hexdice").fill(code);
+  await ben.page.locator("#join-hexdice").click();
+  await Promise.all(both.map((p) => p.page.waitForFunction(() => document.querySelector("#phase")?.textContent === "playing")));
+  check(ann.page.url() === ben.page.url(), "both players are on the same Hex & Dice page");
+
+  const hdLat = [];
+  // Turns 1 and 2: each buys a marine next to their HQ and ends the turn.
+  for (let turn = 0; turn < 2; turn++) {
+    const [p, other] = await onTurn(both, "#hd-end-turn");
+    await p.page.locator("#hd-board .hd-mark.buy").first().click();
+    await p.page.locator("#hd-buy-marine").waitFor();
+    await clickAndSee(p, other, "#hd-buy-marine", hdLat);
+    const seat = await p.page.locator("#hd-board").getAttribute("data-seat");
+    await other.page.locator(`#hd-board .hd-troop[data-owner="${seat}"]`).first().waitFor();
+    await clickAndSee(p, other, "#hd-end-turn", hdLat);
+  }
+  await shot(ann, "g2-04-hd-bought.png");
+  // Turn 3: the first player's marine is ready: pick it, move it to a blue hex, end the turn.
+  {
+    const [p, other] = await onTurn(both, "#hd-end-turn");
+    const seat = await p.page.locator("#hd-board").getAttribute("data-seat");
+    const troop = p.page.locator(`#hd-board .hd-troop[data-owner="${seat}"]`).first();
+    const id = await troop.getAttribute("data-troop");
+    const from = `${await troop.getAttribute("data-q")},${await troop.getAttribute("data-r")}`;
+    await troop.click();
+    await p.page.locator("#hd-board .hd-mark.reach").first().waitFor();
+    await clickAndSee(p, other, "#hd-board .hd-mark.reach", hdLat);
+    const moved = other.page.locator(`#hd-board .hd-troop[data-troop="${id}"]`);
+    const to = `${await moved.getAttribute("data-q")},${await moved.getAttribute("data-r")}`;
+    check(to !== from, `the other page shows troop ${id} moved ${from} → ${to}`);
+    await shot(p, "g2-05-hd-moved.png");
+    await clickAndSee(p, other, "#hd-end-turn", hdLat);
+    await other.page.locator("#hd-end-turn").waitFor();
+  }
+  metrics.hexdiceClickToOtherMs = quantiles(hdLat);
+  metrics.clickToOtherMs = quantiles([...cbLat, ...hdLat]);
+  console.log(`click → other page: CodeBowl ${JSON.stringify(metrics.codebowlClickToOtherMs)}, Hex & Dice ${JSON.stringify(metrics.hexdiceClickToOtherMs)}`);
+});
