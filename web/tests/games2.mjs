@@ -68,7 +68,6 @@ await run("games2", async (browser, metrics) => {
   await Promise.all(both.map(register));
 
   // ---- CodeBowl: teams in the lobby, quick match ----
-  const t0 = Date.now();
   for (const [p, roster] of [[ann, "bruisers"], [ben, "runners"]]) {
     await p.page.locator("#cb-team-name").fill(`${p.name}'s ${roster}`);
     await p.page.locator("#cb-roster").selectOption(roster);
@@ -77,6 +76,7 @@ await run("games2", async (browser, metrics) => {
     check((await text(p, "#cb-teams")).includes(`${p.name}'s ${roster} — 7 alive`), `${p.name}'s team is listed, picked, 7 alive`);
   }
   await shot(ann, "g2-01-lobby-team.png");
+  const t0 = Date.now();
   await ann.page.locator("#quick-codebowl").click();
   await ann.page.locator("#cb-status").filter({ hasText: "waiting" }).waitFor();
   await ben.page.locator("#quick-codebowl").click();
