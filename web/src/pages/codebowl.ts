@@ -12,6 +12,7 @@ import { firestoreFor } from "../firebase";
 import { millis, roomCode, watchGame, type GameDoc } from "../live";
 import { ErrorBox, button, field, h, navigate, replace, svg } from "../ui";
 import "./boards.css";
+import { now, pageTimings } from "../timings";
 
 interface Square {
   x: number;
@@ -34,11 +35,9 @@ const H = 11;
 const SIDE_COLOURS: Record<string, string> = { home: "#2f6db3", away: "#c1121f" };
 const FORMATIONS = ["line", "wedge", "deep"]; // the order Legal lists them (docs/codebowl.md)
 const sq = (p: Square) => `${p.x},${p.y}`;
-const now = () => performance.timeOrigin + performance.now();
 
 export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session): Promise<() => void> {
-  const timings: NonNullable<Window["meepleTimings"]> = { seen: {}, clicks: [] };
-  window.meepleTimings = timings;
+  const timings = pageTimings();
   const me = s.player.id;
   const err = new ErrorBox();
   const el = {

@@ -7,19 +7,12 @@ import { millis, roomCode, watchGame, type EventRecord, type GameDoc } from "../
 import { ErrorBox, button, h, navigate, replace } from "../ui";
 import { VerifyPanel } from "../verifypanel";
 import { describeRecord } from "./spectate";
+import { now, pageTimings } from "../timings";
 
-declare global {
-  interface Window {
-    /** When this page saw each game version, and when its buttons were clicked (the browser test's latency figures). */
-    meepleTimings?: { seen: Record<number, number>; clicks: { at: number; version: number; type: string; replied?: number }[] };
-  }
-}
 
-const now = () => performance.timeOrigin + performance.now();
 
 export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session): Promise<() => void> {
-  const timings: NonNullable<Window["meepleTimings"]> = { seen: {}, clicks: [] };
-  window.meepleTimings = timings;
+  const timings = pageTimings();
   const me = s.player.id;
   const err = new ErrorBox();
   const el = {

@@ -13,6 +13,7 @@ import { millis, roomCode, watchGame, type GameDoc } from "../live";
 import { ErrorBox, button, h, navigate, replace, svg } from "../ui";
 import { describeRecord } from "./spectate";
 import "./boards.css";
+import { now, pageTimings } from "../timings";
 
 interface Hex {
   q: number;
@@ -46,11 +47,9 @@ function corners(p: Hex): string {
   }).join(" ");
 }
 const colour = (seat: number) => SEAT_COLOURS[seat] ?? NEUTRAL;
-const now = () => performance.timeOrigin + performance.now();
 
 export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session): Promise<() => void> {
-  const timings: NonNullable<Window["meepleTimings"]> = { seen: {}, clicks: [] };
-  window.meepleTimings = timings;
+  const timings = pageTimings();
   const me = s.player.id;
   const err = new ErrorBox();
   const el = {

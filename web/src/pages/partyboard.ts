@@ -8,6 +8,7 @@ import { act, type Session } from "../api";
 import { millis, roomCode, watchGame, type EventRecord, type GameDoc } from "../live";
 import { ErrorBox, button, h, navigate, replace } from "../ui";
 import "./boards.css";
+import { now, pageTimings } from "../timings";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -42,7 +43,6 @@ interface Board {
 export const SEAT_COLORS = ["#e63946", "#1d70b8", "#2a9d8f", "#f4a261", "#7b2cbf", "#e9c46a", "#264653", "#ff70a6", "#6a994e", "#bc6c25", "#00b4d8", "#6c757d"];
 const ZONE_COLORS = ["#fde2e4", "#e2ece9", "#dfe7fd", "#fff1e6", "#e9f5db", "#f1e4f3", "#fef9c3", "#e0f2fe"];
 
-const now = () => performance.timeOrigin + performance.now();
 
 // getBoard replies are the same for the same id (a stored board never
 // changes), so one fetch per board per page load is enough.
@@ -232,8 +232,7 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
     navigate("#/");
     return () => {};
   }
-  const timings: NonNullable<Window["meepleTimings"]> = { seen: {}, clicks: [] };
-  window.meepleTimings = timings;
+  const timings = pageTimings();
   const me = s.player.id;
   const err = new ErrorBox();
   const el = {

@@ -12,6 +12,7 @@ import { AdminView } from "./admin";
 import { renderBoard } from "./board";
 import { describeRaceRecord, points, powerupName, watchRace, type RaceData } from "./model";
 import { TeamView } from "./team";
+import { now } from "../../timings";
 
 declare global {
   interface Window {
@@ -20,7 +21,6 @@ declare global {
   }
 }
 
-const now = () => performance.timeOrigin + performance.now();
 
 /** The race a Tile Race session belongs to, and who it is there. */
 function raceRole(s: Session, id: string): { role: "team" | "admin"; local: string } | undefined {

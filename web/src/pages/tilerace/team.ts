@@ -4,8 +4,8 @@
 import { ApiError, act } from "../../api";
 import { ErrorBox, button, field, h, replace, select } from "../../ui";
 import { DIFFICULTY, POWERUPS, points, powerupName, type RaceData, type Team } from "./model";
+import { now } from "../../timings";
 
-const now = () => performance.timeOrigin + performance.now();
 
 // usePowerup arrives on the server in its own change; until then the server
 // answers "unknown action type" and this client hides the powerup buttons.
