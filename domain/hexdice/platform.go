@@ -45,12 +45,9 @@ type CreateRequest struct {
 
 // PreviewRequest is the payload of "preview". Troop, when given, is the
 // troop to preview (anyone's); Q and R, when given, are the hex its targets
-// are listed from (a hex it may move to; its own by default).
-type PreviewRequest struct {
-	Troop *int `json:"troop"`
-	Q     *int `json:"q"`
-	R     *int `json:"r"`
-}
+// are listed from (a hex it may move to; its own by default). The fields
+// are a move's.
+type PreviewRequest = TroopRequest
 
 // Preview is the result of "preview".
 type Preview struct {
