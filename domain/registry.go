@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -114,4 +115,17 @@ func SortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Handler finds the handler of action type typ in a game's dispatch table,
+// so every game refuses an unknown type the same way, naming the types it
+// takes (from the table, so the list cannot drift).
+//
+// Errors: EINVALID.
+func Handler[H any](handlers map[string]H, typ string) (H, error) {
+	h, ok := handlers[typ]
+	if !ok {
+		return h, Errorf(EINVALID, "unknown action type %q (one of %s)", typ, strings.Join(SortedKeys(handlers), ", "))
+	}
+	return h, nil
 }

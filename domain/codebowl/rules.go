@@ -108,9 +108,9 @@ var handlers = map[string]func(*step, Side, json.RawMessage) error{
 //   - ECONFLICT: the wrong moment — the match is waiting or over, not your
 //     turn or placement, the player already acted.
 func (Rules) Apply(m Match, a domain.Action, env domain.Env) (Match, domain.Outcome, error) {
-	h, ok := handlers[a.Type]
-	if !ok {
-		return m, domain.Outcome{}, domain.Errorf(domain.EINVALID, "unknown action type %q", a.Type)
+	h, err := domain.Handler(handlers, a.Type)
+	if err != nil {
+		return m, domain.Outcome{}, err
 	}
 	side := m.SideOf(a.Actor.ID)
 	if side == "" {

@@ -77,9 +77,9 @@ var handlers = map[string]func(*step, domain.Actor, json.RawMessage) error{
 
 // Apply implements domain.Rules. On an error it returns m unchanged.
 func (Rules) Apply(m Match, a domain.Action, env domain.Env) (Match, domain.Outcome, error) {
-	h, ok := handlers[a.Type]
-	if !ok {
-		return m, domain.Outcome{}, domain.Errorf(domain.EINVALID, "unknown action type %q", a.Type)
+	h, err := domain.Handler(handlers, a.Type)
+	if err != nil {
+		return m, domain.Outcome{}, err
 	}
 	s := &step{m: m.clone(), now: env.Now.UTC(), dice: env.Dice}
 	if err := h(s, a.Actor, a.Payload); err != nil {

@@ -159,10 +159,9 @@ var handlers = map[string]func(*step, domain.Actor, []byte) error{
 // (emotes too fast), EINTERNAL (no dice; the map no longer matches the
 // game; simultaneous orders the platform should have passed are missing).
 func (r Rules) Apply(g Game, a domain.Action, env domain.Env) (Game, domain.Outcome, error) {
-	h, ok := handlers[a.Type]
-	if !ok {
-		return g, domain.Outcome{}, domain.Errorf(domain.EINVALID,
-			"unknown action type %q (join, buy, move, attack, endTurn, orders, surrender, heartbeat, emote)", a.Type)
+	h, err := domain.Handler(handlers, a.Type)
+	if err != nil {
+		return g, domain.Outcome{}, err
 	}
 	if env.Dice == nil {
 		return g, domain.Outcome{}, domain.Errorf(domain.EINTERNAL, "no dice to roll with")

@@ -155,9 +155,9 @@ var handlers = map[string]func(*step, domain.Action) error{
 // (not the awaited player or action, wrong phase), ENOTFOUND (the board is
 // gone), EINTERNAL (no dice to roll with).
 func (r Rules) Apply(g Game, a domain.Action, env domain.Env) (Game, domain.Outcome, error) {
-	h, ok := handlers[a.Type]
-	if !ok {
-		return g, domain.Outcome{}, domain.Errorf(domain.EINVALID, "unknown action type %q (join, start, roll, choose, target, starter, groupRoll, confirm, challenge, removePlayer)", a.Type)
+	h, err := domain.Handler(handlers, a.Type)
+	if err != nil {
+		return g, domain.Outcome{}, err
 	}
 	s, err := r.step(g, env)
 	if err != nil {
