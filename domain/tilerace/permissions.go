@@ -89,52 +89,54 @@ const (
 // perform it, what it reads, what it may write or delete. The Outcome
 // (Writes, Deletes, Publish) says what one run did change.
 type Spec struct {
-	Who     Who   `json:"who"`
-	Reads   []Doc `json:"reads"`
-	Writes  []Doc `json:"writes"`
-	Deletes []Doc `json:"deletes,omitempty"`
+	// Summary says what the action does, in one line (the API reference).
+	Summary string `json:"summary"`
+	Who     Who    `json:"who"`
+	Reads   []Doc  `json:"reads"`
+	Writes  []Doc  `json:"writes"`
+	Deletes []Doc  `json:"deletes,omitempty"`
 }
 
 // Specs lists every action. Whenever an Outcome lists DocPublicBoard, the
 // store also reads the content of the tiles in Outcome.Publish (before
 // writing anything) to project them with PublicTiles.
 var Specs = map[string]Spec{
-	ActionComplete:         {Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocTile}, Writes: []Doc{DocTeam, DocGame}},
-	ActionClaimPowerupTile: {Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocPowerupTile}, Writes: []Doc{DocTeam, DocPowerupTile}},
+	ActionComplete:         {Summary: "record completions on the team's current tile; at min it advances", Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocTile}, Writes: []Doc{DocTeam, DocGame}},
+	ActionClaimPowerupTile: {Summary: "claim a powerup tile's reward with its completions", Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocPowerupTile}, Writes: []Doc{DocTeam, DocPowerupTile}},
 	// usePowerup reads only what its powerup needs (PowerupReads); this is
 	// the union.
-	ActionUsePowerup: {Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocTarget, DocTeams, DocBoard, DocPools},
+	ActionUsePowerup: {Summary: "use a powerup from the inventory (skip, back, tile changes, utilities); sets the cooldown", Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocTarget, DocTeams, DocBoard, DocPools},
 		Writes: []Doc{DocTeam, DocTarget, DocBoard, DocPools, DocPublicBoard}},
-	ActionStart:                 {Who: WhoAdmin, Reads: []Doc{DocGame, DocBoard}, Writes: []Doc{DocGame}},
-	ActionReset:                 {Who: WhoAdmin, Reads: []Doc{DocGame, DocTeams, DocPowerupTiles}, Writes: []Doc{DocGame, DocTeams, DocPowerupTiles, DocPublicBoard}},
-	ActionCreateTeam:            {Who: WhoAdmin, Reads: []Doc{DocGame}, Writes: []Doc{DocGame, DocTeam}},
-	ActionUpdateTeam:            {Who: WhoAdmin, Reads: []Doc{DocGame, DocTeam}, Writes: []Doc{DocTeam, DocGame}},
-	ActionRemoveTeam:            {Who: WhoAdmin, Reads: []Doc{DocGame, DocTeam}, Writes: []Doc{DocGame}, Deletes: []Doc{DocTeam}},
-	ActionMoveTeam:              {Who: WhoAdmin, Reads: []Doc{DocGame, DocTeam}, Writes: []Doc{DocTeam, DocPublicBoard}},
-	ActionGrantPowerup:          {Who: WhoAdmin, Reads: []Doc{DocGame, DocTeam}, Writes: []Doc{DocTeam}},
-	ActionSetCooldown:           {Who: WhoAdmin, Reads: []Doc{DocGame, DocTeam}, Writes: []Doc{DocTeam}},
-	ActionEditTile:              {Who: WhoAdmin, Reads: []Doc{DocGame, DocTile}, Writes: []Doc{DocTile, DocPublicBoard}},
-	ActionCreatePowerupTile:     {Who: WhoAdmin, Reads: []Doc{DocGame}, Writes: []Doc{DocGame, DocPowerupTile}},
-	ActionEditPowerupTile:       {Who: WhoAdmin, Reads: []Doc{DocGame, DocPowerupTile}, Writes: []Doc{DocPowerupTile}},
-	ActionRemovePowerupTile:     {Who: WhoAdmin, Reads: []Doc{DocGame, DocPowerupTile}, Deletes: []Doc{DocPowerupTile}},
-	ActionClearPowerupTiles:     {Who: WhoAdmin, Reads: []Doc{DocGame, DocPowerupTiles}, Deletes: []Doc{DocPowerupTiles}},
-	ActionImportPowerupTiles:    {Who: WhoAdmin, Reads: []Doc{DocGame}, Writes: []Doc{DocGame, DocPowerupTiles}},
-	ActionImportTasks:           {Who: WhoAdmin, Reads: []Doc{DocGame, DocPools}, Writes: []Doc{DocPools}},
-	ActionAddPoolTask:           {Who: WhoAdmin, Reads: []Doc{DocGame, DocPools}, Writes: []Doc{DocPools}},
-	ActionEditPoolTask:          {Who: WhoAdmin, Reads: []Doc{DocGame, DocPools}, Writes: []Doc{DocPools}},
-	ActionRemovePoolTask:        {Who: WhoAdmin, Reads: []Doc{DocGame, DocPools}, Writes: []Doc{DocPools}},
-	ActionClearPools:            {Who: WhoAdmin, Reads: []Doc{DocGame, DocPools}, Writes: []Doc{DocPools}},
-	ActionRandomiseDifficulties: {Who: WhoAdmin, Reads: []Doc{DocGame, DocBoard, DocPools}, Writes: []Doc{DocGame, DocBoard, DocPools, DocPublicBoard}},
-	ActionRandomiseTiles:        {Who: WhoAdmin, Reads: []Doc{DocGame, DocBoard, DocPools}, Writes: []Doc{DocBoard, DocPools, DocPublicBoard}},
-	ActionSetSettings:           {Who: WhoAdmin, Reads: []Doc{DocGame}, Writes: []Doc{DocGame}},
-	ActionSetFog:                {Who: WhoAdmin, Reads: []Doc{DocGame}, Writes: []Doc{DocGame, DocPublicBoard}},
-	ActionViewBoard:             {Who: WhoAdmin, Reads: []Doc{DocGame, DocBoard}},
-	ActionExportTasks:           {Who: WhoAdmin, Reads: []Doc{DocGame, DocBoard, DocPools}},
-	ActionUndo:                  {Who: WhoAdmin, Reads: []Doc{DocGame, DocHistory}, Writes: undoWrites, Deletes: []Doc{DocTeam, DocPowerupTile}},
-	ActionUndoTo:                {Who: WhoAdmin, Reads: []Doc{DocGame, DocHistory}, Writes: undoWrites, Deletes: []Doc{DocTeam, DocPowerupTile}},
-	ActionAddAdmin:              {Who: WhoMaster, Reads: []Doc{DocGame}, Writes: []Doc{DocGame}},
-	ActionRemoveAdmin:           {Who: WhoMaster, Reads: []Doc{DocGame}, Writes: []Doc{DocGame}},
-	ActionSetDiscord:            {Who: WhoAdmin, Reads: []Doc{DocGame, DocDiscord}, Writes: []Doc{DocGame, DocDiscord}},
+	ActionStart:                 {Summary: "start the race", Who: WhoAdmin, Reads: []Doc{DocGame, DocBoard}, Writes: []Doc{DocGame}},
+	ActionReset:                 {Summary: "put every team back on tile 1 with nothing; the board stays", Who: WhoAdmin, Reads: []Doc{DocGame, DocTeams, DocPowerupTiles}, Writes: []Doc{DocGame, DocTeams, DocPowerupTiles, DocPublicBoard}},
+	ActionCreateTeam:            {Summary: "add a team with its password", Who: WhoAdmin, Reads: []Doc{DocGame}, Writes: []Doc{DocGame, DocTeam}},
+	ActionUpdateTeam:            {Summary: "change a team's name, colour, members, slot, inventory or password", Who: WhoAdmin, Reads: []Doc{DocGame, DocTeam}, Writes: []Doc{DocTeam, DocGame}},
+	ActionRemoveTeam:            {Summary: "remove a team", Who: WhoAdmin, Reads: []Doc{DocGame, DocTeam}, Writes: []Doc{DocGame}, Deletes: []Doc{DocTeam}},
+	ActionMoveTeam:              {Summary: "put a team on a tile (progress resets)", Who: WhoAdmin, Reads: []Doc{DocGame, DocTeam}, Writes: []Doc{DocTeam, DocPublicBoard}},
+	ActionGrantPowerup:          {Summary: "add powerups to a team's inventory", Who: WhoAdmin, Reads: []Doc{DocGame, DocTeam}, Writes: []Doc{DocTeam}},
+	ActionSetCooldown:           {Summary: "set or clear a team's powerup cooldown", Who: WhoAdmin, Reads: []Doc{DocGame, DocTeam}, Writes: []Doc{DocTeam}},
+	ActionEditTile:              {Summary: "change a race tile's task", Who: WhoAdmin, Reads: []Doc{DocGame, DocTile}, Writes: []Doc{DocTile, DocPublicBoard}},
+	ActionCreatePowerupTile:     {Summary: "add a powerup tile", Who: WhoAdmin, Reads: []Doc{DocGame}, Writes: []Doc{DocGame, DocPowerupTile}},
+	ActionEditPowerupTile:       {Summary: "change a powerup tile", Who: WhoAdmin, Reads: []Doc{DocGame, DocPowerupTile}, Writes: []Doc{DocPowerupTile}},
+	ActionRemovePowerupTile:     {Summary: "remove a powerup tile", Who: WhoAdmin, Reads: []Doc{DocGame, DocPowerupTile}, Deletes: []Doc{DocPowerupTile}},
+	ActionClearPowerupTiles:     {Summary: "remove every powerup tile", Who: WhoAdmin, Reads: []Doc{DocGame, DocPowerupTiles}, Deletes: []Doc{DocPowerupTiles}},
+	ActionImportPowerupTiles:    {Summary: "add powerup tiles from a CSV/TSV file", Who: WhoAdmin, Reads: []Doc{DocGame}, Writes: []Doc{DocGame, DocPowerupTiles}},
+	ActionImportTasks:           {Summary: "add pool tasks from a CSV/TSV file", Who: WhoAdmin, Reads: []Doc{DocGame, DocPools}, Writes: []Doc{DocPools}},
+	ActionAddPoolTask:           {Summary: "add a task to a pool", Who: WhoAdmin, Reads: []Doc{DocGame, DocPools}, Writes: []Doc{DocPools}},
+	ActionEditPoolTask:          {Summary: "change a pool task", Who: WhoAdmin, Reads: []Doc{DocGame, DocPools}, Writes: []Doc{DocPools}},
+	ActionRemovePoolTask:        {Summary: "remove a pool task", Who: WhoAdmin, Reads: []Doc{DocGame, DocPools}, Writes: []Doc{DocPools}},
+	ActionClearPools:            {Summary: "empty pools", Who: WhoAdmin, Reads: []Doc{DocGame, DocPools}, Writes: []Doc{DocPools}},
+	ActionRandomiseDifficulties: {Summary: "give the tiles seeded random difficulties (the gradient)", Who: WhoAdmin, Reads: []Doc{DocGame, DocBoard, DocPools}, Writes: []Doc{DocGame, DocBoard, DocPools, DocPublicBoard}},
+	ActionRandomiseTiles:        {Summary: "fill the tiles from the pools, seeded", Who: WhoAdmin, Reads: []Doc{DocGame, DocBoard, DocPools}, Writes: []Doc{DocBoard, DocPools, DocPublicBoard}},
+	ActionSetSettings:           {Summary: "change the race's settings", Who: WhoAdmin, Reads: []Doc{DocGame}, Writes: []Doc{DocGame}},
+	ActionSetFog:                {Summary: "set the fog of war mode", Who: WhoAdmin, Reads: []Doc{DocGame}, Writes: []Doc{DocGame, DocPublicBoard}},
+	ActionViewBoard:             {Summary: "the board as the admin may see it (read-only)", Who: WhoAdmin, Reads: []Doc{DocGame, DocBoard}},
+	ActionExportTasks:           {Summary: "the pools or the board as a task file (read-only)", Who: WhoAdmin, Reads: []Doc{DocGame, DocBoard, DocPools}},
+	ActionUndo:                  {Summary: "revert the last action (its points too); not itself undoable", Who: WhoAdmin, Reads: []Doc{DocGame, DocHistory}, Writes: undoWrites, Deletes: []Doc{DocTeam, DocPowerupTile}},
+	ActionUndoTo:                {Summary: "revert an action of the last 10 and every later one", Who: WhoAdmin, Reads: []Doc{DocGame, DocHistory}, Writes: undoWrites, Deletes: []Doc{DocTeam, DocPowerupTile}},
+	ActionAddAdmin:              {Summary: "add a regular admin with a password", Who: WhoMaster, Reads: []Doc{DocGame}, Writes: []Doc{DocGame}},
+	ActionRemoveAdmin:           {Summary: "remove a regular admin", Who: WhoMaster, Reads: []Doc{DocGame}, Writes: []Doc{DocGame}},
+	ActionSetDiscord:            {Summary: "set or remove the Discord webhooks (main, team slots 1-5); the URLs are never shown again", Who: WhoAdmin, Reads: []Doc{DocGame, DocDiscord}, Writes: []Doc{DocGame, DocDiscord}},
 }
 
 // undoWrites: an undo restores whatever the undone actions wrote (it reads
