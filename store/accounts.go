@@ -109,41 +109,38 @@ func (s *Store) checkPassword(ctx context.Context, creds *firestore.DocumentRef,
 	pair := s.FS.Collection(colThrottle).Doc(throttleKey("pair", creds.Path, source))
 	src := s.FS.Collection(colThrottle).Doc(throttleKey("source", source))
 	failed := false
-	x := &execution{st: s}
-	err := x.retrying(ctx, func() error {
-		return s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-			docs, err := tx.GetAll(append([]*firestore.DocumentRef{creds, pair, src}, others...))
-			if err != nil {
+	err := s.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		docs, err := tx.GetAll(append([]*firestore.DocumentRef{creds, pair, src}, others...))
+		if err != nil {
+			return err
+		}
+		failed = false
+		now := s.now()
+		p, so := throttleOf(docs[1], now), throttleOf(docs[2], now)
+		wait := p.wait(FreeFailures)
+		if w := so.wait(SourceFailures); w.After(wait) {
+			wait = w
+		}
+		if now.Before(wait) {
+			return domain.Errorf(domain.ELIMIT, "too many failed sign-ins from your address; try again after %s", wait.UTC().Format(time.RFC3339))
+		}
+		c := map[string]any{}
+		if docs[0].Exists() {
+			c = docs[0].Data()
+		}
+		hash, _ := c["hash"].(string)
+		if !docs[0].Exists() || !verify(hash) {
+			failed = true // returning an error would roll the counts back
+			if err := tx.Set(pair, p.failed(now)); err != nil {
 				return err
 			}
-			failed = false
-			now := s.now()
-			p, so := throttleOf(docs[1], now), throttleOf(docs[2], now)
-			wait := p.wait(FreeFailures)
-			if w := so.wait(SourceFailures); w.After(wait) {
-				wait = w
-			}
-			if now.Before(wait) {
-				return domain.Errorf(domain.ELIMIT, "too many failed sign-ins from your address; try again after %s", wait.UTC().Format(time.RFC3339))
-			}
-			c := map[string]any{}
-			if docs[0].Exists() {
-				c = docs[0].Data()
-			}
-			hash, _ := c["hash"].(string)
-			if !docs[0].Exists() || !verify(hash) {
-				failed = true // returning an error would roll the counts back
-				if err := tx.Set(pair, p.failed(now)); err != nil {
-					return err
-				}
-				return tx.Set(src, so.failed(now))
-			}
-			ok(docs[3:])
-			if docs[1].Exists() {
-				return tx.Delete(pair)
-			}
-			return nil
-		})
+			return tx.Set(src, so.failed(now))
+		}
+		ok(docs[3:])
+		if docs[1].Exists() {
+			return tx.Delete(pair)
+		}
+		return nil
 	})
 	if err == nil && failed {
 		return wrong

@@ -29,39 +29,36 @@ func (s *Store) ApplyEffects(ctx context.Context, gameID, id string) (applied bo
 		return false, domain.Errorf(domain.EINVALID, "bad game id %q or event id %q", gameID, id)
 	}
 	var invalid error
-	x := &execution{st: s}
-	err = x.retrying(ctx, func() error {
-		return s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-			applied, invalid = false, nil
-			ref := s.eventRef(gameID, id)
-			snap, err := tx.Get(ref)
-			if notFound(err) {
-				return nil
-			}
-			if err != nil {
+	err = s.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		applied, invalid = false, nil
+		ref := s.eventRef(gameID, id)
+		snap, err := tx.Get(ref)
+		if notFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		data := snap.Data()
+		if pending, _ := data[fPending].(bool); !pending {
+			return nil
+		}
+		now := s.now()
+		write, err := s.prepareEffects(ctx, tx, gameID, id, data, now, false)
+		if err != nil {
+			if domain.ErrorCode(err) != domain.EINVALID {
 				return err
 			}
-			data := snap.Data()
-			if pending, _ := data[fPending].(bool); !pending {
-				return nil
-			}
-			now := s.now()
-			write, err := s.prepareEffects(ctx, tx, gameID, id, data, now, false)
-			if err != nil {
-				if domain.ErrorCode(err) != domain.EINVALID {
-					return err
-				}
-				invalid = err
-				return tx.Update(ref, []firestore.Update{
-					{Path: fPending, Value: false}, {Path: fEffectsAt, Value: now}, {Path: fEffectsError, Value: domain.ErrorMessage(err)},
-				})
-			}
-			if err := write(); err != nil {
-				return err
-			}
-			applied = true
-			return tx.Update(ref, []firestore.Update{{Path: fPending, Value: false}, {Path: fEffectsAt, Value: now}})
-		})
+			invalid = err
+			return tx.Update(ref, []firestore.Update{
+				{Path: fPending, Value: false}, {Path: fEffectsAt, Value: now}, {Path: fEffectsError, Value: domain.ErrorMessage(err)},
+			})
+		}
+		if err := write(); err != nil {
+			return err
+		}
+		applied = true
+		return tx.Update(ref, []firestore.Update{{Path: fPending, Value: false}, {Path: fEffectsAt, Value: now}})
 	})
 	if err != nil {
 		return false, err
@@ -174,14 +171,12 @@ func (x *execution) eager(ctx context.Context) {
 		}
 		data := map[string]any{fKind: x.entry.Kind(), "type": er.step.Type, fAt: er.at, "events": evs,
 			"actor": map[string]any{"id": er.step.Actor.ID, "name": er.step.Actor.Name, "role": string(er.step.Actor.Role), "game": er.step.Actor.Game}}
-		_ = x.retrying(ctx, func() error {
-			return x.st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-				write, err := x.st.prepareEffects(ctx, tx, x.req.GameID, er.id, data, x.st.now(), true)
-				if err != nil {
-					return err
-				}
-				return write()
-			})
+		_ = x.st.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+			write, err := x.st.prepareEffects(ctx, tx, x.req.GameID, er.id, data, x.st.now(), true)
+			if err != nil {
+				return err
+			}
+			return write()
 		})
 	}
 	x.eagerRecords = nil

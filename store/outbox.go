@@ -98,7 +98,7 @@ func (s *Store) Deliver(ctx context.Context, gameID, key string) (Delivery, erro
 		attempts int64
 		claimed  bool
 	)
-	err := s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+	err := s.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
 		claimed = false
 		snap, err := tx.Get(ref)
 		if notFound(err) {
@@ -167,7 +167,7 @@ func (s *Store) settle(ctx context.Context, ref *firestore.DocumentRef, e domain
 		})
 		return Delivery{State: OutboxDelivered, Attempts: attempts}, err
 	case de.Permanent:
-		err := s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		err := s.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
 			var writes []domain.Write
 			rs := newReadSet()
 			if e.Outbox != nil && e.Outbox.Failed != nil {

@@ -424,22 +424,20 @@ func (st *Store) writeRecord(tx *firestore.Transaction, e domain.Entry, gameID s
 // advance): a transaction, rerun when a snapshot read went stale.
 func (x *execution) once(ctx context.Context) (json.RawMessage, error) {
 	var reply json.RawMessage
-	err := x.retrying(ctx, func() error {
-		return x.st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-			x.eagerRecords, x.steps = nil, 0
-			at, err := x.run(ctx, tx, x.st.now())
-			if err != nil {
-				return err
-			}
-			b, err := json.Marshal(at.reply())
-			if err != nil {
-				return err
-			}
-			reply = b
-			x.steps = len(at.change.Steps)
-			x.done.Session = at.change.Session
-			return at.write()
-		})
+	err := x.st.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		x.eagerRecords, x.steps = nil, 0
+		at, err := x.run(ctx, tx, x.st.now())
+		if err != nil {
+			return err
+		}
+		b, err := json.Marshal(at.reply())
+		if err != nil {
+			return err
+		}
+		reply = b
+		x.steps = len(at.change.Steps)
+		x.done.Session = at.change.Session
+		return at.write()
 	})
 	return reply, err
 }
@@ -447,8 +445,18 @@ func (x *execution) once(ctx context.Context) (json.RawMessage, error) {
 // retrying runs f again while it fails because a document read as a snapshot
 // changed before the commit (a failed precondition, or a document created
 // meanwhile) or Firestore aborted it for contention.
-func (x *execution) retrying(ctx context.Context, f func() error) error {
-	b := x.st.backoff()
+// transact runs f in a Firestore transaction, and again after a jittered
+// backoff while it loses to contention or a stale snapshot, within the
+// store's retry budget, so contention never surfaces as a 500. Actions,
+// effects, sign-in throttles and outbox deliveries go through it; a
+// transaction whose AlreadyExists is an answer (Register: the username is
+// taken) must not, since it would be retried.
+func (st *Store) transact(ctx context.Context, f func(context.Context, *firestore.Transaction) error) error {
+	return st.retrying(ctx, func() error { return st.FS.RunTransaction(ctx, f) })
+}
+
+func (st *Store) retrying(ctx context.Context, f func() error) error {
+	b := st.backoff()
 	for {
 		err := f()
 		switch status.Code(err) {
