@@ -4,6 +4,7 @@
 import { collection, doc, getDoc, onSnapshot, orderBy, query, type Unsubscribe } from "firebase/firestore";
 import type { Session } from "./api";
 import { firestoreFor } from "./firebase";
+import { h, replace } from "./ui";
 
 export interface GameDoc {
   id: string;
@@ -77,4 +78,39 @@ export function millis(t: unknown): number | undefined {
   }
   if (typeof (t as any).toMillis === "function") return (t as any).toMillis();
   return undefined;
+}
+
+/**
+ * showRoomCode puts the game's room code into el for a player to share (the
+ * room document is readable by the game's players only), and unhides el.
+ */
+export function showRoomCode(s: Session, id: string, el: HTMLElement, shareWith: string, onError: (e: unknown) => void): void {
+  roomCode(s, id).then((c) => {
+    if (!c) return;
+    el.hidden = false;
+    replace(el, "Room code: ", h("strong", { id: "room-code" }, c), ` — give it to ${shareWith}.`);
+  }, onError);
+}
+
+/**
+ * deadlineClock shows the seconds left to a game's deadline in el (marked
+ * "low" under lowMs) and, once the deadline has passed by 1.5 s, has a
+ * seated client apply it with advance, once per deadline: the local stack
+ * ticks every second, but production's tick runs each minute.
+ */
+export function deadlineClock(el: HTMLElement, lowMs: number, advance: () => void) {
+  let advancedFor = 0;
+  return (deadline: number | undefined, seated: boolean, idle: string): void => {
+    if (!deadline) {
+      el.textContent = idle;
+      return;
+    }
+    const left = deadline - Date.now();
+    el.textContent = `${Math.max(0, Math.ceil(left / 1000))} s`;
+    el.classList.toggle("low", left < lowMs);
+    if (left < -1500 && seated && advancedFor !== deadline) {
+      advancedFor = deadline;
+      advance();
+    }
+  };
 }

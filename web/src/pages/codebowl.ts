@@ -9,7 +9,7 @@
 import { collection, onSnapshot } from "firebase/firestore";
 import { act, type Session } from "../api";
 import { firestoreFor } from "../firebase";
-import { millis, roomCode, watchGame, type GameDoc } from "../live";
+import { deadlineClock, millis, showRoomCode, watchGame, type GameDoc } from "../live";
 import { ErrorBox, button, field, h, navigate, replace, svg } from "../ui";
 import "./boards.css";
 import { now, pageTimings } from "../timings";
@@ -64,7 +64,6 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
   let moves: Move[] = [];
   let legalFor = -1;
   let picked = "";
-  let advancedFor = 0;
 
   const m = () => game?.state;
   const mySide = (): string => (m()?.home?.coach === me ? "home" : m()?.away?.coach === me ? "away" : "");
@@ -261,20 +260,11 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
     tick();
   }
 
+  const clock = deadlineClock(el.timer, 10_000, () => void err.run(() => act("CodeBowl", { gameId: id, type: "advance" })));
   function tick() {
     const st = m();
-    const deadline = millis(st?.deadline);
-    if (!st || !deadline || !["setup", "play"].includes(st.phase)) {
-      el.timer.textContent = st?.options?.turnSeconds ? "–" : "off";
-      return;
-    }
-    const left = deadline - Date.now();
-    el.timer.textContent = `${Math.max(0, Math.ceil(left / 1000))} s`;
-    el.timer.classList.toggle("low", left < 10_000);
-    if (left < -1500 && mySide() && advancedFor !== deadline) {
-      advancedFor = deadline;
-      void err.run(() => act("CodeBowl", { gameId: id, type: "advance" }));
-    }
+    const active = st && ["setup", "play"].includes(st.phase);
+    clock(active ? millis(st.deadline) : undefined, !!mySide(), st?.options?.turnSeconds ? "–" : "off");
   }
   const timer = setInterval(tick, 250);
 
@@ -294,11 +284,7 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
       game = g;
       render();
       if (first && g.hasRoom && mySide() && g.state.phase === "waiting") {
-        roomCode(s, id).then((c) => {
-          if (!c) return;
-          el.room.hidden = false;
-          replace(el.room, "Room code: ", h("strong", { id: "room-code" }, c), " — give it to your opponent.");
-        }, (e) => err.show(e));
+        showRoomCode(s, id, el.room, "your opponent", (e) => err.show(e));
       }
       if (g.state.phase !== "waiting") el.room.hidden = true;
     },

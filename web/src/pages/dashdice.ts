@@ -3,7 +3,7 @@
 // log, rematch, and after the match the "verify the dice" panel.
 
 import { act, type Session } from "../api";
-import { millis, roomCode, watchGame, type EventRecord, type GameDoc } from "../live";
+import { deadlineClock, millis, showRoomCode, watchGame, type EventRecord, type GameDoc } from "../live";
 import { ErrorBox, button, h, navigate, replace } from "../ui";
 import { VerifyPanel } from "../verifypanel";
 import { describeRecord } from "./spectate";
@@ -34,7 +34,7 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
   const verify = new VerifyPanel();
   let game: GameDoc | null = null;
   let records: EventRecord[] = [];
-  let advancedFor = 0;
+  const clock = deadlineClock(el.timer, 5000, () => void err.run(() => act("DashDice", { gameId: id, type: "advance" })));
 
   // Turn actions carry the version the player saw, so a double click or a
   // stale page cannot act twice; join, forfeit and rematch need no order.
@@ -125,20 +125,7 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
 
   function tick() {
     const st = game?.state;
-    const deadline = millis(st?.turnDeadline);
-    if (!st || !deadline || st.phase === "gameOver") {
-      el.timer.textContent = st?.turnSeconds ? "–" : "off";
-      return;
-    }
-    const left = deadline - Date.now();
-    el.timer.textContent = `${Math.max(0, Math.ceil(left / 1000))} s`;
-    el.timer.classList.toggle("low", left < 5000);
-    // The local stack ticks every second; in production the tick runs each
-    // minute, so a seated client applies a passed deadline itself.
-    if (left < -1500 && seat(st) && advancedFor !== deadline) {
-      advancedFor = deadline;
-      void err.run(() => act("DashDice", { gameId: id, type: "advance" }));
-    }
+    clock(st && st.phase !== "gameOver" ? millis(st.turnDeadline) : undefined, !!(st && seat(st)), st?.turnSeconds ? "–" : "off");
   }
 
   const timer = setInterval(tick, 250);
@@ -150,7 +137,7 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
       game = g;
       render();
       if (first && g.hasRoom && seat(g.state)) {
-        roomCode(s, id).then((c) => c && replace(el.room, "Room code: ", h("strong", { id: "room-code" }, c), " — give it to your opponent."), (e) => err.show(e));
+        showRoomCode(s, id, el.room, "your opponent", (e) => err.show(e));
       }
     },
     events(r) {

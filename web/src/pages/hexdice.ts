@@ -9,7 +9,7 @@
 import { doc, getDoc } from "firebase/firestore";
 import { act, type Session } from "../api";
 import { firestoreFor } from "../firebase";
-import { millis, roomCode, watchGame, type GameDoc } from "../live";
+import { deadlineClock, millis, showRoomCode, watchGame, type GameDoc } from "../live";
 import { ErrorBox, button, h, navigate, replace, svg } from "../ui";
 import { describeRecord } from "./spectate";
 import "./boards.css";
@@ -73,7 +73,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session)
   let picked: number | null = null;
   let buyHex: Hex | null = null;
   let previewFor = -1; // the version the preview was asked for
-  let advancedFor = 0;
+  const clock = deadlineClock(el.timer, 10_000, () => void err.run(() => act("HexDice", { gameId: id, type: "advance" })));
 
   const st = () => game?.state;
   const mySeat = (): number => (st()?.players ?? []).findIndex((p: any) => p.id === me);
@@ -284,19 +284,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session)
 
   function tick() {
     const g = st();
-    const deadline = millis(g?.turnDeadline);
-    if (!g || !deadline || g.phase !== "playing") {
-      el.timer.textContent = "–";
-      return;
-    }
-    const left = deadline - Date.now();
-    el.timer.textContent = `${Math.max(0, Math.ceil(left / 1000))} s`;
-    el.timer.classList.toggle("low", left < 10_000);
-    // In production the tick runs each minute: a seated page applies a passed deadline itself.
-    if (left < -1500 && mySeat() >= 0 && advancedFor !== deadline) {
-      advancedFor = deadline;
-      void err.run(() => act("HexDice", { gameId: id, type: "advance" }));
-    }
+    clock(g?.phase === "playing" ? millis(g.turnDeadline) : undefined, mySeat() >= 0, "–");
   }
 
   // The connection clocks: a seated player silent for 60 s is marked
@@ -319,11 +307,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session)
       game = g;
       render();
       if (first && g.hasRoom && mySeat() >= 0 && g.state.phase === "waiting") {
-        roomCode(s, id).then((c) => {
-          if (!c) return;
-          el.room.hidden = false;
-          replace(el.room, "Room code: ", h("strong", { id: "room-code" }, c), " — give it to your opponent.");
-        }, (e) => err.show(e));
+        showRoomCode(s, id, el.room, "your opponent", (e) => err.show(e));
       }
       if (g.state.phase !== "waiting") el.room.hidden = true;
     },

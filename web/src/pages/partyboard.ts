@@ -5,7 +5,7 @@
 // effects, the recent log (state.log) and the whole event log.
 
 import { act, type Session } from "../api";
-import { millis, roomCode, watchGame, type EventRecord, type GameDoc } from "../live";
+import { deadlineClock, millis, showRoomCode, watchGame, type EventRecord, type GameDoc } from "../live";
 import { ErrorBox, button, h, navigate, replace } from "../ui";
 import "./boards.css";
 import { now, pageTimings } from "../timings";
@@ -257,7 +257,7 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
   let game: GameDoc | null = null;
   let view: BoardView | null = null;
   let boardId = "";
-  let advancedFor = 0;
+  const clock = deadlineClock(el.timer, 5000, () => void err.run(() => act("PartyBoard", { gameId: id, type: "advance" })));
   let shownKey = "";
 
   const names = () => new Map<string, string>((game?.state?.players ?? []).map((p: any) => [p.id, p.name]));
@@ -431,19 +431,8 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
 
   function tick() {
     const st = game?.state;
-    const deadline = millis(st?.deadline);
-    if (!st || !deadline || st.phase !== "playing") {
-      el.timer.textContent = st?.turnSeconds ? "–" : "off";
-      return;
-    }
-    const left = deadline - Date.now();
-    el.timer.textContent = `${Math.max(0, Math.ceil(left / 1000))} s`;
-    el.timer.classList.toggle("low", left < 5000);
-    // In production the tick runs each minute: a seated client applies a passed deadline itself.
-    if (left < -1500 && (st.players ?? []).some((p: any) => p.id === me) && advancedFor !== deadline) {
-      advancedFor = deadline;
-      void err.run(() => act("PartyBoard", { gameId: id, type: "advance" }));
-    }
+    const seated = (st?.players ?? []).some((p: any) => p.id === me);
+    clock(st?.phase === "playing" ? millis(st.deadline) : undefined, seated, st?.turnSeconds ? "–" : "off");
   }
 
   const timer = setInterval(tick, 500);
@@ -457,7 +446,7 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
       render();
       if (!askedRoom && g.hasRoom && g.state?.phase === "lobby" && (g.state.players ?? []).some((p: any) => p.id === me)) {
         askedRoom = true;
-        roomCode(s, id).then((c) => c && replace(el.room, "Room code: ", h("strong", { id: "room-code" }, c), " — give it to the other players."), (e) => err.show(e));
+        showRoomCode(s, id, el.room, "the other players", (e) => err.show(e));
       }
     },
     events(r) {
