@@ -178,6 +178,14 @@ func TestPickup(t *testing.T) {
 		require.Equal(t, BallRollData{Side: Home, Player: "h1", At: Square{3, 5}, AG: 4, EnemyAdjacent: true, Chance: 60, Roll: 60},
 			rulestest.Data[BallRollData](t, out.Events, EventPickedUp))
 	})
+	t.Run("knocked-down enemy by the ball: no tackle zone, no −10 %", func(t *testing.T) {
+		// Rulings 5 and 8: only standing players exert a tackle zone, so a1
+		// lying next to the ball leaves h1's chance at 70 %; 70 succeeds.
+		m := withBall(scene(t, h(2, 5), h(0, 0), a(4, 6).fallen()), 3, 5)
+		_, out := move(t, m, "h1", "3,5", 70)
+		require.Equal(t, BallRollData{Side: Home, Player: "h1", At: Square{3, 5}, AG: 4, EnemyAdjacent: false, Chance: 70, Roll: 70},
+			rulestest.Data[BallRollData](t, out.Events, EventPickedUp))
+	})
 	t.Run("failed: scatter and turnover", func(t *testing.T) {
 		m := withBall(scene(t, h(2, 5), h(0, 0), a(15, 5)), 3, 5)
 		// 71 > 70 fails; d8 = 3 (east) → (4,5): empty, it rests.

@@ -184,6 +184,9 @@ func TestRestartTeam(t *testing.T) {
 		require.Equal(t, Player{ID: "reds.8", Name: "Rookie 8", ST: 4, AG: 4, MV: 4, AR: 5}, got.Players[0], "the dead player's armor")
 		require.Equal(t, Player{ID: "reds.9", Name: "Rookie 9", ST: 4, AG: 4, MV: 4, AR: 3}, got.Players[3])
 		require.Equal(t, tm.Players[1], got.Players[1], "survivors are kept")
+		for _, p := range got.Players {
+			require.NotContains(t, []string{"reds.1", "reds.4"}, p.ID, "the dead do not come back: new players take their slots (ruling 7)")
+		}
 		require.Equal(t, 10, got.NextPlayer)
 		require.Equal(t, 1, got.Restarts)
 		require.Equal(t, TeamSize, got.Alive())
