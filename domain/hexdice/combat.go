@@ -50,13 +50,12 @@ func (s *step) structureStrike(a Troop, st Structure, penalty int) AttackData {
 }
 
 // counters reports whether defender d strikes back at attacker a after an
-// attack with natural roll nat that left d alive (ruling 4): always when both
-// are melee troops next to each other; after a natural 1, whenever a is
-// within d's range ("if it can reach").
-func (s *step) counters(a, d Troop, nat int) bool {
-	ua, ud := s.unit(a), s.unit(d)
-	dist := Distance(a.Hex, d.Hex)
-	return (ua.Melee() && ud.Melee() && dist == 1) || (nat == 1 && dist <= ud.Range)
+// attack that left d alive (ruling 4): only when both are melee units (unit
+// range 1) next to each other, after a hit, a miss or a natural 1 alike. A
+// ranged unit's attack is never countered, even at distance 1 or on a natural
+// 1, and a ranged defender never counters.
+func (s *step) counters(a, d Troop) bool {
+	return s.unit(a).Melee() && s.unit(d).Melee() && Distance(a.Hex, d.Hex) == 1
 }
 
 // structureStats returns st's stats as it fires: a neutral structure has
@@ -181,7 +180,7 @@ func (s *step) attack(ai int, target Hex) AttackResult {
 		s.kill(di, CauseAttack, a.Owner)
 		return res
 	}
-	if !s.counters(*a, *d, r.Natural) {
+	if !s.counters(*a, *d) {
 		return res
 	}
 	res.Counter = true

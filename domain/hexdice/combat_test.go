@@ -103,14 +103,11 @@ func TestCombat(t *testing.T) {
 			},
 		},
 		{
-			name: "natural 1: a ranged defender that can reach gets a free counter (1D8 → 1D4)",
+			name: "natural 1 on a ranged defender that can reach: no counter (melee-vs-melee only)",
 			att:  side{Marine, at(0, 0), 0}, def: side{Sniper, at(1, 0), 0},
-			dice:    []int{1, 15, 3},
-			wantAtt: 7, wantDef: 6,
-			want: []AttackData{
-				{Kind: AttackTroop, Natural: 1, Modifier: 3, Total: 4, Defense: 11, Fumble: true, HP: 6},
-				{Kind: AttackCounter, Natural: 15, Modifier: 4, Total: 19, Defense: 14, Hit: true, Dice: "1D4", Rolls: []int{3}, Damage: 3, HP: 7},
-			},
+			dice:    []int{1},
+			wantAtt: 10, wantDef: 6,
+			want: []AttackData{{Kind: AttackTroop, Natural: 1, Modifier: 3, Total: 4, Defense: 11, Fumble: true, HP: 6}},
 		},
 		{
 			name: "melee against ranged: no counter",
@@ -138,14 +135,11 @@ func TestCombat(t *testing.T) {
 			want: []AttackData{{Kind: AttackTroop, Natural: 1, Modifier: 4, Total: 5, Defense: 14, Fumble: true, HP: 10}},
 		},
 		{
-			name: "ranged natural 1 within the defender's reach: counter",
+			name: "ranged natural 1 within the defender's reach: no counter (a ranged attack)",
 			att:  side{Sniper, at(0, 0), 0}, def: side{Marine, at(1, 0), 0},
-			dice:    []int{1, 14, 3},
-			wantAtt: 3, wantDef: 10,
-			want: []AttackData{
-				{Kind: AttackTroop, Natural: 1, Modifier: 4, Total: 5, Defense: 14, Fumble: true, HP: 10},
-				{Kind: AttackCounter, Natural: 14, Modifier: 3, Total: 17, Defense: 11, Hit: true, Dice: "1D3", Rolls: []int{3}, Damage: 3, HP: 3},
-			},
+			dice:    []int{1},
+			wantAtt: 6, wantDef: 10,
+			want: []AttackData{{Kind: AttackTroop, Natural: 1, Modifier: 4, Total: 5, Defense: 14, Fumble: true, HP: 10}},
 		},
 		{
 			name:    "terrain: hills add ATK and DEF, forest adds DEF",
@@ -230,6 +224,103 @@ func TestCombat(t *testing.T) {
 				require.Equal(t, 1, g.Players[1].Kills)
 				require.Equal(t, CauseCounter, rulestest.All[TroopKilledData](t, out.Events, EventTroopKilled)[0].Cause)
 			}
+		})
+	}
+}
+
+// TestFumbleCounter covers the fumble's free counterattack (ruling 4, issue
+// 20): a natural 1 is countered only when attacker and defender are both
+// melee units (unit range 1, so next to each other); a ranged unit's natural
+// 1 is a plain miss whatever the distance, and a ranged defender never
+// counters. Each case runs in both turn modes.
+func TestFumbleCounter(t *testing.T) {
+	type side struct {
+		unit UnitType
+		hex  Hex
+	}
+	tests := []struct {
+		name     string
+		att, def side
+		dice     []int
+		counter  string // the counter's damage dice; "": no counter
+		wantAtt  int    // the attacker's HP after
+	}{
+		{
+			name: "sniper at range 3 fumbles on a sniper that can reach it: no counter",
+			att:  side{Sniper, at(0, 0)}, def: side{Sniper, at(3, 0)},
+			dice: []int{1}, wantAtt: 6,
+		},
+		{
+			name: "mech at range 2 fumbles on a sniper that can reach it: no counter",
+			att:  side{Mech, at(0, 0)}, def: side{Sniper, at(2, 0)},
+			dice: []int{1}, wantAtt: 12,
+		},
+		{
+			name: "sniper at range 1 fumbles on a marine: no counter (a ranged unit's attack)",
+			att:  side{Sniper, at(0, 0)}, def: side{Marine, at(1, 0)},
+			dice: []int{1}, wantAtt: 6,
+		},
+		{
+			name: "mech at range 1 fumbles on a mech: no counter",
+			att:  side{Mech, at(0, 0)}, def: side{Mech, at(1, 0)},
+			dice: []int{1}, wantAtt: 12,
+		},
+		{
+			name: "marine fumbles on an adjacent sniper: no counter (a ranged defender)",
+			att:  side{Marine, at(0, 0)}, def: side{Sniper, at(1, 0)},
+			dice: []int{1}, wantAtt: 10,
+		},
+		{
+			name: "hoverbike fumbles on an adjacent mech: no counter (a ranged defender)",
+			att:  side{Hoverbike, at(0, 0)}, def: side{Mech, at(1, 0)},
+			dice: []int{1}, wantAtt: 8,
+		},
+		{
+			name: "marine fumbles on a marine: the melee defender counters (1D3)",
+			att:  side{Marine, at(0, 0)}, def: side{Marine, at(1, 0)},
+			dice: []int{1, 14, 3}, counter: "1D3", wantAtt: 7,
+		},
+		{
+			name: "hoverbike fumbles on a marine: the melee defender counters (1D3)",
+			att:  side{Hoverbike, at(0, 0)}, def: side{Marine, at(1, 0)},
+			dice: []int{1, 12, 2}, counter: "1D3", wantAtt: 6,
+		},
+		{
+			name: "marine fumbles on a hoverbike: the melee defender counters (1D4)",
+			att:  side{Marine, at(0, 0)}, def: side{Hoverbike, at(1, 0)},
+			dice: []int{1, 10, 4}, counter: "1D4", wantAtt: 6,
+		},
+	}
+	check := func(t *testing.T, events []domain.Event, wantCounter string) {
+		t.Helper()
+		got := rulestest.All[AttackData](t, events, EventAttacked)
+		require.NotEmpty(t, got)
+		require.True(t, got[0].Fumble, "the attack is a fumble")
+		require.False(t, got[0].Hit, "a fumble misses")
+		if wantCounter == "" {
+			require.Len(t, got, 1, "got a counter, want none")
+			return
+		}
+		require.Len(t, got, 2, "got no counter, want one")
+		require.Equal(t, AttackCounter, got[1].Kind)
+		require.Equal(t, wantCounter, got[1].Dice, "counter dice")
+	}
+	for _, tt := range tests {
+		troops := []Troop{{ID: 1, Owner: 0, Type: tt.att.unit, Hex: tt.att.hex}, {ID: 2, Owner: 1, Type: tt.def.unit, Hex: tt.def.hex}}
+		t.Run("alternating/"+tt.name, func(t *testing.T) {
+			r, g := duel(t, nil, nil, troops...)
+			g, out := act(t, r, g, alice, ActionAttack, `{"troop":1,`+hexJSON(tt.def.hex)+`}`, t0, tt.dice...)
+			check(t, out.Events, tt.counter)
+			res, ok := out.Result.(AttackResult)
+			require.True(t, ok, "result is %T", out.Result)
+			require.Equal(t, tt.counter != "", res.Counter, "result.counter")
+			require.Equal(t, tt.wantAtt, troop(t, g, 1).HP, "attacker HP")
+		})
+		t.Run("simultaneous/"+tt.name, func(t *testing.T) {
+			_, m, g := planning(t, nil, nil, troops...)
+			s := phases(t, m, g, orders(hit(1, tt.def.hex)), orders(), tt.dice...)
+			check(t, s.events, tt.counter)
+			require.Equal(t, tt.wantAtt, troop(t, s.g, 1).HP, "attacker HP")
 		})
 	}
 }

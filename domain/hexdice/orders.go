@@ -514,7 +514,7 @@ func (s *step) resolveAttacks(plans [2]plan, aimedAt map[Hex]int) {
 			cause[d.ID] = CauseAttack
 		}
 		s.emit(a.Owner, EventAttacked, r)
-		if startHP[d.ID]-r.Damage <= 0 || !s.counters(*a, *d, r.Natural) {
+		if startHP[d.ID]-r.Damage <= 0 || !s.counters(*a, *d) {
 			continue
 		}
 		c := s.troopStrike(AttackCounter, *d, *a, 0)
