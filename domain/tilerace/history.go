@@ -100,9 +100,17 @@ func keepsHistory(typ string) bool {
 
 // derived are documents undo does not restore from images: the public board
 // is a projection of the game and the board (and its frontier moves on its
-// own as teams advance), the history is undo's own.
+// own as teams advance), the history is undo's own, and the outbox and the
+// Discord delivery status are delivery state, not game state: a message
+// sent stays sent (the undo announces itself instead), and the platform
+// changes a message's document as it delivers it, which must not look like
+// a later action to undo (issue 20).
 func derived(slot string) bool {
-	return slot == SlotPublicBoard || slot == SlotHistory || slot == SlotHistoryPart || slot == SlotLedger || slot == SlotLeaderboard
+	switch slot {
+	case SlotPublicBoard, SlotHistory, SlotHistoryPart, SlotLedger, SlotLeaderboard, domain.SlotOutbox, SlotDiscordStatus:
+		return true
+	}
+	return false
 }
 
 // withHistory adds the history entry of a successful action to its change.

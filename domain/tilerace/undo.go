@@ -370,6 +370,10 @@ func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.
 	events := append([]domain.Event{{Type: EventUndone, Data: UndoneData{Actions: res.Undone, Teams: res.Teams, TeamNames: res.TeamNames, By: by}}}, reversed...)
 	ch.Steps = []domain.Step{{Actor: a.Actor, Type: a.Type, Events: events}}
 	ch.Result = res
+	// The undo is announced like any action (ruling 22: main gets every
+	// announcement), to the destinations configured when it was asked
+	// for: an undo of setDiscord is announced where it was set.
+	ch.Writes = append(ch.Writes, DiscordOutbox(doc.State, a.Actor.ID, a.ID, ch.Steps, slotsOf(Values{Game: doc.State}, Values{Game: game}), env.Now)...)
 	return ch, nil
 }
 

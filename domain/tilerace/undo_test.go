@@ -3,6 +3,7 @@ package tilerace
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -72,8 +73,8 @@ func newUndoWorld(t *testing.T, start bool) *undoWorld {
 func (u *undoWorld) state() map[string]string {
 	out := map[string]string{}
 	for id, raw := range u.w.Docs {
-		if id.Slot == SlotHistory || id.Slot == SlotHistoryPart {
-			continue
+		if id.Slot == SlotHistory || id.Slot == SlotHistoryPart || id.Slot == domain.SlotOutbox {
+			continue // undo's own, and announcements (which stay sent)
 		}
 		img := imageOf(id, raw)
 		if fields := counters[id.Slot]; len(fields) > 0 {
@@ -223,10 +224,13 @@ func TestUndoEveryAction(t *testing.T) {
 		{"randomise tiles", master, ActionRandomiseTiles, func(u *undoWorld) map[string]any { return nil }, ""},
 		{"start", master, ActionStart, func(u *undoWorld) map[string]any { return nil }, ""},
 	}
-	run := func(t *testing.T, start bool, acts []act) {
+	run := func(t *testing.T, start, discord bool, acts []act) {
 		for _, tc := range acts {
 			t.Run(tc.name, func(t *testing.T) {
 				u := newUndoWorld(t, start)
+				if discord {
+					u.discord()
+				}
 				if start {
 					// Some history first, and a team that has moved, so a
 					// reset and a move have something to undo.
@@ -243,8 +247,16 @@ func TestUndoEveryAction(t *testing.T) {
 				teamBefore := u.team(0)
 				ch := u.must(tc.actor(u), tc.typ, tc.body(u), tc.secret)
 				require.NotEqual(t, before, u.state(), "the action changed something")
+				if discord {
+					// Delivery state is not game state: the action's
+					// announcements have gone out before the undo.
+					u.deliverOutbox()
+				}
 				undo := u.must(u.master, ActionUndo, nil, "")
 				got := u.state()
+				if discord {
+					requireUndoAnnounced(t, undo, slices.Contains(undo.Result.(UndoResult).Teams, tid(u)))
+				}
 				if tc.name == "move" || tc.name == "complete" || tc.name == "complete for a team" || tc.name == "use skip" {
 					// The fog frontier stays where the move took it
 					// (revealed tiles stay revealed): compare the rest.
@@ -275,8 +287,68 @@ func TestUndoEveryAction(t *testing.T) {
 			})
 		}
 	}
-	t.Run("active", func(t *testing.T) { run(t, true, active) })
-	t.Run("setup", func(t *testing.T) { run(t, false, setup) })
+	t.Run("active", func(t *testing.T) { run(t, true, false, active) })
+	t.Run("setup", func(t *testing.T) { run(t, false, false, setup) })
+	// The same with Discord configured (ruling 20, issue 20): every action
+	// is announced, its messages delivered, and the undo still restores
+	// exactly and is announced itself (ruling 22: main gets every
+	// announcement).
+	t.Run("discord active", func(t *testing.T) { run(t, true, true, active) })
+	t.Run("discord setup", func(t *testing.T) { run(t, false, true, setup) })
+}
+
+// discordTestBase is the fake Discord the undo world's webhooks point at.
+const discordTestBase = "http://discord.test"
+
+// discord configures the main webhook and team 0's slot 1.
+func (u *undoWorld) discord() {
+	u.t.Helper()
+	u.w.Game = RaceGame{DiscordBase: func() string { return discordTestBase }}
+	u.must(u.master, ActionUpdateTeam, map[string]any{"team": u.teams[0].Local(), "slot": 1}, "")
+	u.must(u.master, ActionSetDiscord, map[string]any{
+		"main":  discordTestBase + "/api/webhooks/100/main-token",
+		"slots": map[string]any{"1": discordTestBase + "/api/webhooks/101/slot-token"},
+	}, "")
+	u.deliverOutbox()
+}
+
+// deliverOutbox marks every outbox message delivered, as the platform's
+// delivery does (it adds its state to the message document).
+func (u *undoWorld) deliverOutbox() {
+	for id, raw := range u.w.Docs {
+		if id.Slot != domain.SlotOutbox {
+			continue
+		}
+		var m map[string]any
+		require.NoError(u.t, json.Unmarshal(raw, &m))
+		if m["state"] == "delivered" {
+			continue
+		}
+		m["state"], m["attempts"], m["deliveredAt"] = "delivered", 1, u.w.Now.Format(time.RFC3339Nano)
+		b, _ := json.Marshal(m)
+		u.w.Docs[id] = b
+	}
+}
+
+// requireUndoAnnounced checks that an undo's change sends its announcement
+// to the main webhook, and to team 0's slot when it affected team 0.
+func requireUndoAnnounced(t *testing.T, undo domain.Change, team0 bool) {
+	t.Helper()
+	titles := map[string][]string{}
+	for _, w := range undo.Writes {
+		if w.Slot != domain.SlotOutbox {
+			continue
+		}
+		m := w.Value.(domain.Message)
+		var body WebhookBody
+		require.NoError(t, json.Unmarshal(m.Body, &body))
+		titles[m.To] = append(titles[m.To], body.Embeds[0].Title)
+	}
+	want := map[string][]string{DestMain: {"↩️ Undo: 1 action reverted"}}
+	if team0 {
+		want[DestSlot(1)] = want[DestMain]
+	}
+	require.Equal(t, want, titles, "the undo's announcements, by destination")
 }
 
 // history returns the history entries, newest first.

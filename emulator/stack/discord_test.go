@@ -103,6 +103,28 @@ func TestDiscordEndToEnd(t *testing.T) {
 	for k, m := range box {
 		require.Equal(t, "delivered", m.State, k)
 	}
+
+	// Undo after the announcement went out (issue 20): delivery state is
+	// not game state, so the undo is exact, and it is announced itself, at
+	// main and at the affected team's slot.
+	out, err = call(map[string]any{"actionId": "dc-undo", "type": "undo"})
+	require.NoError(t, err, "an announced completion can be undone")
+	team, err := s.Store.FS.Doc("games/" + r["gameId"] + "/teams/" + r["team0"]).Get(ctx)
+	require.NoError(t, err)
+	require.EqualValues(t, 1, team.Data()["position"], "back on tile 1")
+	eventually(t, 30*time.Second, func() error {
+		if n := len(fake.Messages()); n < 4 {
+			return fmt.Errorf("%d messages at the fake Discord", n)
+		}
+		return nil
+	})
+	for _, m := range fake.Messages()[2:] {
+		var body tilerace.WebhookBody
+		require.NoError(t, json.Unmarshal(m.Body, &body))
+		require.Equal(t, "↩️ Undo: 1 action reverted", body.Embeds[0].Title, m.Webhook)
+		require.Contains(t, body.Embeds[0].Description, "Red Dragons")
+	}
+	require.ElementsMatch(t, []string{"100", "101"}, []string{fake.Messages()[2].Webhook, fake.Messages()[3].Webhook})
 }
 
 func mustJSON(t *testing.T, v any) []byte {
