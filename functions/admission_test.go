@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/games"
 )
 
 // TestAdmission: a token scoped to one race (its master, an admin, a team)
@@ -45,20 +46,89 @@ func TestAdmission(t *testing.T) {
 
 // TestPrivateRooms: a private room's code is not in its game document (only
 // its players may read games/{id}/private/room), and it can be joined only
-// with the code; a public one by its id too.
+// with the code, through each game's own join; a public one by its id too.
+// The rule is the platform's: every registered game whose create takes
+// "private" and which has a join is in the table, or the test fails.
 func TestPrivateRooms(t *testing.T) {
 	s := newStack(t)
 	ctx := context.Background()
 	host, eve, bob := s.guest("Host"), s.guest("Eve"), s.guest("Bob")
-	for _, fn := range []string{"DashDice", "PartyBoard"} {
-		t.Run(fn, func(t *testing.T) {
-			create := map[string]any{"actionId": "priv-" + fn, "type": "create", "mode": "classic", "board": "pokemon-gen1", "private": true}
-			if fn == "DashDice" {
-				delete(create, "board")
-			} else {
-				delete(create, "mode")
+	// Per game: the host's create and a joiner's join payload (without the
+	// game id or room code), for callers who may play it.
+	type room struct {
+		create func(host player) map[string]any
+		join   func(joiner player, i int) map[string]any
+		// players: who hosts, who sneaks in by id, who joins with the code.
+		players func() (player, player, player)
+	}
+	guests := func() (player, player, player) { return host, eve, bob }
+	coaches := map[string]player{}
+	coach := func(name string) player {
+		if c, ok := coaches[name]; ok {
+			return c
+		}
+		coaches[name] = s.cbCoach(name)
+		return coaches[name]
+	}
+	cbTeams := map[string]string{}
+	cbTeam := func(p player) string {
+		if id, ok := cbTeams[p.ID]; ok {
+			return id
+		}
+		cbTeams[p.ID] = s.cbTeam(p, "team-"+p.ID, cbSpec("Side"+p.Name, 3, 3, 6))
+		return cbTeams[p.ID]
+	}
+	rooms := map[string]room{
+		"DashDice": {
+			create:  func(player) map[string]any { return map[string]any{"mode": "classic"} },
+			join:    func(player, int) map[string]any { return map[string]any{} },
+			players: guests,
+		},
+		"PartyBoard": {
+			create:  func(player) map[string]any { return map[string]any{"board": "pokemon-gen1"} },
+			join:    func(player, int) map[string]any { return map[string]any{} },
+			players: guests,
+		},
+		"HexDice": {
+			create:  func(player) map[string]any { return map[string]any{} },
+			join:    func(player, int) map[string]any { return map[string]any{} },
+			players: guests,
+		},
+		"CodeBowl": {
+			create:  func(p player) map[string]any { return map[string]any{"teamId": cbTeam(p)} },
+			join:    func(p player, _ int) map[string]any { return map[string]any{"teamId": cbTeam(p)} },
+			players: func() (player, player, player) { return coach("cbhost"), coach("cbeve"), coach("cbbob") },
+		},
+	}
+	for _, e := range games.All() {
+		docs, ok := e.Game.(domain.ActionDocer)
+		if !ok {
+			continue
+		}
+		joins, private := false, false
+		for _, d := range docs.ActionDocs() {
+			if d.Type == domain.ActionJoin {
+				joins = true
 			}
-			code, out := s.post(host.Token, fn, create)
+			if d.Type == domain.ActionCreate {
+				for _, f := range d.Fields() {
+					private = private || f.Name == "private"
+				}
+			}
+		}
+		if !joins || !private {
+			continue
+		}
+		fn := e.Function
+		r, ok := rooms[fn]
+		if !ok {
+			t.Errorf("%s has private rooms and a join but no case here: add one", fn)
+			continue
+		}
+		t.Run(fn, func(t *testing.T) {
+			h, sneak, guest := r.players()
+			create := with(r.create(h), map[string]any{"actionId": "priv-" + fn, "type": "create", "private": true})
+			code, out := s.post(h.Token, fn, create)
 			require.Equal(t, http.StatusOK, code, "%v", out)
 			res := out["result"].(map[string]any)
 			id, room := res["gameId"].(string), res["roomCode"].(string)
@@ -70,12 +140,25 @@ func TestPrivateRooms(t *testing.T) {
 			snap, err := s.store.FS.Doc("games/" + id + "/private/room").Get(ctx)
 			require.NoError(t, err)
 			require.Equal(t, room, snap.Data()["code"])
+			before, err := s.store.GameDoc(ctx, id)
+			require.NoError(t, err)
 
-			code, out = s.post(eve.Token, fn, map[string]any{"gameId": id, "actionId": "sneak", "type": "join"})
-			require.Equal(t, http.StatusForbidden, code, "joining a private game by its id: %v", out)
-			require.Contains(t, out["error"].(map[string]any)["message"], "room code")
-			code, out = s.post(bob.Token, fn, map[string]any{"actionId": "j", "type": "join", "roomCode": room})
+			for _, body := range []map[string]any{
+				{"gameId": id},                       // by its id
+				{"gameId": id, "roomCode": "ZZZZZZ"}, // with a wrong code
+			} {
+				code, out = s.post(sneak.Token, fn, with(r.join(sneak, 0), with(body, map[string]any{"actionId": "sneak-" + fn, "type": "join"})))
+				require.Equal(t, http.StatusForbidden, code, "joining a private game without its code: %v", out)
+				require.Contains(t, out["error"].(map[string]any)["message"], "room code")
+			}
+			after, err := s.store.GameDoc(ctx, id)
+			require.NoError(t, err)
+			require.Equal(t, before["version"], after["version"], "a refused join changes nothing")
+			code, out = s.post(guest.Token, fn, with(r.join(guest, 1), map[string]any{"actionId": "j-" + fn, "type": "join", "roomCode": room}))
 			require.Equal(t, http.StatusOK, code, "joining with the code: %v", out)
+			doc, err = s.store.GameDoc(ctx, id)
+			require.NoError(t, err)
+			require.Equal(t, true, doc["private"], "a private game stays private once joined")
 		})
 	}
 	code, out := s.post(host.Token, "DashDice", map[string]any{"actionId": "pub", "type": "create", "mode": "classic"})

@@ -42,15 +42,21 @@ func gameFields(h domain.Header, state any, version int64, now time.Time) ([]fir
 	if players == nil {
 		players = []string{}
 	}
-	return []firestore.Update{
+	fields := []firestore.Update{
 		{Path: fState, Value: m},
 		{Path: fStatus, Value: string(h.Status)},
 		{Path: fVersion, Value: version},
 		{Path: fPlayers, Value: players},
 		{Path: fDeadlineAt, Value: deadline},
-		{Path: fPrivate, Value: h.Private},
 		{Path: fUpdatedAt, Value: now},
-	}, nil
+	}
+	// Private is set when the game is created and never lowered: a later
+	// header that leaves it out cannot open a private room to anyone who
+	// has its id (the join check reads it).
+	if version == 0 || h.Private {
+		fields = append(fields, firestore.Update{Path: fPrivate, Value: h.Private})
+	}
+	return fields, nil
 }
 
 // newGameDoc is the whole document of a game being created at version 0.

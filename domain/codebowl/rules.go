@@ -25,7 +25,7 @@ func (Rules) Kind() string { return Kind }
 // while waiting, the placement or turn deadline in setup and play (none
 // without a timer), none when over.
 func (Rules) Header(m Match) domain.Header {
-	h := domain.Header{Players: []string{m.Home.Coach}}
+	h := domain.Header{Players: []string{m.Home.Coach}, Private: m.Options.Private}
 	if m.Away.Coach != "" {
 		h.Players = append(h.Players, m.Away.Coach)
 	}
