@@ -1,8 +1,13 @@
 package functions_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -107,4 +112,112 @@ func TestDashDiceListenerSeesEveryChange(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, v, snap.Data()["version"], "the listener sees each version in order")
 	}
+}
+
+// TestQuickMatchCrowd: many players calling quickMatch of one queue at the
+// same instant, then polling with the same action id, are paired exactly
+// once: nobody in two games, nobody with themselves, each game seats the
+// two players whose tickets name it, and a player who left is never paired.
+// Every call is answered (never a 5xx for a queue).
+func TestQuickMatchCrowd(t *testing.T) {
+	s := newStack(t)
+	const n, leavers = 24, 3
+	ps := make([]player, n)
+	for i := range ps {
+		ps[i] = s.guest(fmt.Sprint("P", i))
+	}
+	post := func(p player, body map[string]any) (int, map[string]any, error) {
+		raw, _ := json.Marshal(body)
+		req, _ := http.NewRequest(http.MethodPost, s.url+"/DashDice", bytes.NewReader(raw))
+		req.Header.Set("Authorization", "Bearer "+p.Token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0, nil, err
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		err = json.NewDecoder(resp.Body).Decode(&out)
+		return resp.StatusCode, out, err
+	}
+	type got struct {
+		game string
+		left bool
+		err  error
+	}
+	results := make([]got, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i, p := range ps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			deadline := time.Now().Add(30 * time.Second)
+			for first := true; time.Now().Before(deadline); first = false {
+				code, out, err := post(p, map[string]any{"actionId": "crowd", "type": "quickMatch", "mode": "classic"})
+				if err != nil || code != http.StatusOK {
+					results[i] = got{err: fmt.Errorf("quickMatch: %d %v %v", code, out, err)}
+					return
+				}
+				res := out["result"].(map[string]any)
+				if res["status"] == "matched" {
+					results[i] = got{game: res["gameId"].(string)}
+					return
+				}
+				if first && i < leavers {
+					code, out, err := post(p, map[string]any{"actionId": "crowd-leave", "type": "leaveQueue", "mode": "classic"})
+					if err != nil || code != http.StatusOK {
+						results[i] = got{err: fmt.Errorf("leaveQueue: %d %v %v", code, out, err)}
+						return
+					}
+					res := out["result"].(map[string]any)
+					results[i] = got{left: res["status"] == "left", game: fmt.Sprint(res["gameId"])}
+					return
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			results[i] = got{err: fmt.Errorf("%s still waiting", p.Name)}
+		}()
+	}
+	close(start)
+	wg.Wait()
+
+	ctx := context.Background()
+	seated := map[string][]string{} // game → players whose ticket names it
+	waiting := 0
+	for i, r := range results {
+		switch {
+		case r.err != nil && strings.HasSuffix(r.err.Error(), "still waiting"):
+			waiting++
+		case r.err != nil:
+			t.Errorf("%s: %v", ps[i].Name, r.err)
+		case r.left:
+			// A leaver's ticket says left, and no game seats them.
+		default:
+			seated[r.game] = append(seated[r.game], ps[i].ID)
+		}
+	}
+	require.LessOrEqual(t, waiting, 1, "everyone but an odd one out is paired")
+	inGame := map[string]string{}
+	for id, players := range seated {
+		require.Len(t, players, 2, "game %s: two tickets name it", id)
+		var m dashdice.Match
+		_, err := s.store.GameState(ctx, id, &m)
+		require.NoError(t, err)
+		require.ElementsMatch(t, players, []string{m.Host.ID, m.Opponent.ID}, "game %s seats its two tickets", id)
+		require.NotEqual(t, m.Host.ID, m.Opponent.ID, "nobody plays themselves")
+		for _, p := range players {
+			require.Empty(t, inGame[p], "%s is in two games", p)
+			inGame[p] = id
+		}
+	}
+	for i := 0; i < leavers; i++ {
+		if results[i].left {
+			require.Empty(t, inGame[ps[i].ID], "a player who left is never paired")
+		}
+	}
+	// No game other than those: count DashDice games in the store.
+	all, err := s.store.FS.Collection("games").Where("kind", "==", "dashdice").Documents(ctx).GetAll()
+	require.NoError(t, err)
+	require.Len(t, all, len(seated), "no game was made that the tickets do not name")
 }

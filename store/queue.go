@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"time"
 
 	"cloud.google.com/go/firestore"
@@ -18,8 +19,20 @@ import (
 // well within this, or is dropped, so nobody is paired with a player who left.
 const QueueStale = 60 * time.Second
 
-// Ticket is a player's place in a quick-match queue, at
-// queues/{queue}/tickets/{playerId}, readable by that player.
+// seenEvery is how often a waiting player's polls refresh their ticket: a
+// poll in between writes nothing.
+const seenEvery = QueueStale / 6
+
+// DefaultQueueWindow is how many of the oldest waiting tickets of a queue a
+// newcomer chooses among (Store.QueueWindow; docs/scale.md).
+const DefaultQueueWindow = 10
+
+// claimTries bounds how many waiting tickets one call tries to claim before
+// it waits itself (each failed claim lost a race for that ticket).
+const claimTries = 4
+
+// Ticket is a player's place in a quick-match queue, as the caller gets it
+// (and reads it at queues/{queue}/tickets/{playerId}).
 type Ticket struct {
 	Status   string    `json:"status"` // "waiting", "matched" or "left"
 	GameID   string    `json:"gameId,omitempty"`
@@ -27,13 +40,66 @@ type Ticket struct {
 	Since    time.Time `json:"since"`
 }
 
-// QuickMatch pairs me with the player waiting in a queue of a game that
-// implements domain.Matcher, or makes me the one who waits. The game's
-// Queue names the queue and the create request the pair's game is made with;
-// the waiting player hosts it (its create runs as theirs) and I join it, all
-// in one transaction, so the game starts with both seated. Calling again
-// with the same action id polls: it keeps a waiting player in the queue and
-// returns the match once made. A new action id starts a new search.
+// Ticket states.
+const (
+	ticketWaiting = "waiting"
+	ticketMatched = "matched"
+	ticketLeft    = "left"
+)
+
+// ticketDoc is a ticket as stored: the Ticket, and for a waiting player what
+// a newcomer needs to pair with them (who they are, the game they would
+// host) and when they last called.
+type ticketDoc struct {
+	Status   string    `firestore:"status"`
+	GameID   string    `firestore:"gameId,omitempty"`
+	ActionID string    `firestore:"actionId"`
+	Since    time.Time `firestore:"since"`
+	Seen     time.Time `firestore:"seen,omitempty"`
+	Name     string    `firestore:"name,omitempty"`
+	Role     string    `firestore:"role,omitempty"`
+	Create   string    `firestore:"create,omitempty"` // the create request of the game they would host
+}
+
+func (t ticketDoc) ticket() Ticket {
+	return Ticket{Status: t.Status, GameID: t.GameID, ActionID: t.ActionID, Since: t.Since}
+}
+
+// ticketOf decodes a ticket snapshot; a missing one is the zero ticket.
+func ticketOf(snap *firestore.DocumentSnapshot, err error) (ticketDoc, *firestore.DocumentSnapshot, error) {
+	var t ticketDoc
+	if status.Code(err) == codes.NotFound {
+		return t, nil, nil
+	}
+	if err != nil {
+		return t, nil, err
+	}
+	if err := snap.DataTo(&t); err != nil {
+		return t, nil, err
+	}
+	return t, snap, nil
+}
+
+// QuickMatch pairs me with a player waiting in a queue of a game that
+// implements domain.Matcher, or makes me one who waits. The game's Queue
+// names the queue and the create request the pair's game is made with.
+//
+// There is no queue document: each waiting player has their own ticket,
+// queues/{queue}/tickets/{playerId}, so callers of one queue write different
+// documents and quick match scales with demand (docs/scale.md). A newcomer
+// reads the oldest waiting tickets (one query, outside any transaction),
+// picks one of the first Store.QueueWindow at random, so concurrent newcomers
+// rarely pick the same, and claims it in one transaction: the waiting
+// player's create (they host) and my join, both tickets marked matched,
+// each ticket written only if it is unchanged since it was read. A claim
+// that loses a race for a ticket (someone else took it, or someone took me)
+// tries another, then I wait. Calling again with the same action id polls:
+// it returns the match once made, keeps me in the queue, and tries to pair
+// me with whoever waits too. A new action id starts a new search.
+//
+// Pairing is exactly once: a ticket is matched by the one transaction that
+// found it waiting; nobody is paired with themselves; a ticket left
+// (leaveQueue) or stale (no call for QueueStale) is never claimed.
 //
 // Errors: EINVALID (the game has no quick match; the game's refusal of the
 // create request, checked before waiting), and what the game's create and
@@ -57,81 +123,155 @@ func QuickMatch(ctx context.Context, st *Store, kind string, me domain.Actor, ac
 	if err != nil {
 		return Ticket{}, err
 	}
-	qref := st.FS.Collection(colQueues).Doc(kind + "-" + name)
-	tickets := qref.Collection(colTickets)
+	tickets := st.FS.Collection(colQueues).Doc(kind + "-" + name).Collection(colTickets)
+	mine := tickets.Doc(me.ID)
+	for try := 0; try < claimTries; try++ {
+		cur, snap, err := ticketOf(mine.Get(ctx))
+		if err != nil {
+			return Ticket{}, err
+		}
+		if cur.ActionID == actionID && cur.Status == ticketMatched {
+			return cur.ticket(), nil
+		}
+		cands, err := st.waitingTickets(ctx, tickets, me.ID)
+		if err != nil {
+			return Ticket{}, err
+		}
+		if len(cands) == 0 {
+			break
+		}
+		c := cands[rand.IntN(len(cands))]
+		t, err := st.claim(ctx, e, tickets, c, snap, me, actionID, payload)
+		var gone hostRefused
+		switch {
+		case err == nil:
+			return t, nil
+		case errors.As(err, &gone):
+			// Their request no longer makes a game (their team went into
+			// another match meanwhile): they leave the queue.
+			_, _ = c.Ref.Update(ctx, []firestore.Update{{Path: "status", Value: ticketLeft}}, firestore.LastUpdateTime(c.UpdateTime))
+		case lostRace(err):
+			// Someone else claimed them, or me: look again.
+		default:
+			return Ticket{}, err
+		}
+	}
+	return st.wait(ctx, e, mine, me, actionID, create)
+}
+
+// lostRace reports whether a claim failed because a ticket it read changed
+// before it committed (a precondition, or Firestore's contention abort).
+func lostRace(err error) bool {
+	switch status.Code(err) {
+	case codes.FailedPrecondition, codes.Aborted, codes.AlreadyExists, codes.NotFound:
+		return true
+	}
+	return false
+}
+
+// waitingTickets returns up to the queue window of the oldest waiting
+// tickets of a queue, not mine and not stale. Stale ones met on the way are
+// marked left (only if unchanged since), so they stop filling the window.
+func (st *Store) waitingTickets(ctx context.Context, tickets *firestore.CollectionRef, me string) ([]*firestore.DocumentSnapshot, error) {
+	window := st.QueueWindow
+	if window <= 0 {
+		window = DefaultQueueWindow
+	}
+	snaps, err := tickets.Where("status", "==", ticketWaiting).OrderBy("since", firestore.Asc).Limit(2 * window).Documents(ctx).GetAll()
+	if err != nil {
+		return nil, err
+	}
+	now := st.now()
+	var out []*firestore.DocumentSnapshot
+	for _, s := range snaps {
+		var t ticketDoc
+		if s.Ref.ID == me || s.DataTo(&t) != nil {
+			continue
+		}
+		if now.Sub(t.Seen) >= QueueStale {
+			_, _ = s.Ref.Update(ctx, []firestore.Update{{Path: "status", Value: ticketLeft}}, firestore.LastUpdateTime(s.UpdateTime))
+			continue
+		}
+		if len(out) < window {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// claim pairs me with the waiting ticket c in one transaction: their create
+// and my join make the game, and both tickets are written only if they are
+// as read (c as the query found it, mine as mineSnap; nil: it did not
+// exist). A ticket that changed meanwhile fails the claim (lostRace).
+func (st *Store) claim(ctx context.Context, e domain.Entry, tickets *firestore.CollectionRef, c *firestore.DocumentSnapshot, mineSnap *firestore.DocumentSnapshot, me domain.Actor, actionID string, payload json.RawMessage) (Ticket, error) {
+	var host ticketDoc
+	if err := c.DataTo(&host); err != nil {
+		return Ticket{}, err
+	}
+	role := domain.Role(host.Role)
+	if role == "" {
+		role = domain.RolePlayer
+	}
+	hostActor := domain.Actor{ID: c.Ref.ID, Name: host.Name, Role: role}
+	id := NewID()
 	var out Ticket
-	err = st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+	err := st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
 		now := st.now()
-		docs, err := tx.GetAll([]*firestore.DocumentRef{qref, tickets.Doc(me.ID)})
+		if err := st.pairGame(ctx, tx, e, id, hostActor, host.ActionID, json.RawMessage(host.Create), me, actionID, payload, now); err != nil {
+			return err
+		}
+		theirs := []firestore.Update{{Path: "status", Value: ticketMatched}, {Path: "gameId", Value: id}, {Path: "since", Value: now}}
+		if err := tx.Update(c.Ref, theirs, firestore.LastUpdateTime(c.UpdateTime)); err != nil {
+			return err
+		}
+		t := ticketDoc{Status: ticketMatched, GameID: id, ActionID: actionID, Since: now, Seen: now, Name: me.Name, Role: string(me.Role)}
+		out = t.ticket()
+		ref := tickets.Doc(me.ID)
+		if mineSnap == nil {
+			return tx.Create(ref, t)
+		}
+		return tx.Update(ref, []firestore.Update{
+			{Path: "status", Value: t.Status}, {Path: "gameId", Value: id}, {Path: "actionId", Value: actionID},
+			{Path: "since", Value: now}, {Path: "seen", Value: now}, {Path: "create", Value: firestore.Delete},
+		}, firestore.LastUpdateTime(mineSnap.UpdateTime))
+	}, firestore.MaxAttempts(1))
+	return out, err
+}
+
+// wait puts me in the queue (or keeps me there, refreshing when I was last
+// seen at most every seenEvery), after checking that my request makes a
+// game. A claim of my ticket that commits first wins: I get the match.
+func (st *Store) wait(ctx context.Context, e domain.Entry, mine *firestore.DocumentRef, me domain.Actor, actionID string, create json.RawMessage) (Ticket, error) {
+	var out Ticket
+	err := st.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		now := st.now()
+		cur, snap, err := ticketOf(tx.Get(mine))
 		if err != nil {
 			return err
 		}
-		var mine Ticket
-		if docs[1].Exists() {
-			if err := fromFirestore(docs[1].Data(), &mine); err != nil {
-				return err
-			}
-		}
-		if mine.ActionID == actionID && mine.Status == "matched" {
-			out = mine
+		if cur.ActionID == actionID && cur.Status == ticketMatched {
+			out = cur.ticket()
 			return nil
 		}
-		var waiting struct {
-			ID       string    `json:"id"`
-			Name     string    `json:"name"`
-			ActionID string    `json:"actionId"`
-			Since    time.Time `json:"since"`
-			Create   string    `json:"create"`
-		}
-		found := false
-		var dropped *domain.Actor
-		if docs[0].Exists() {
-			if w, ok := docs[0].Data()["waiting"].(map[string]any); ok {
-				found = fromFirestore(w, &waiting) == nil
-			}
-		}
-		if found && waiting.ID != me.ID && now.Sub(waiting.Since) < QueueStale {
-			id := NewID()
-			host := domain.Actor{ID: waiting.ID, Name: waiting.Name, Role: domain.RolePlayer}
-			err := st.pairGame(ctx, tx, e, id, host, waiting.ActionID, json.RawMessage(waiting.Create), me, actionID, payload, now)
-			var gone hostRefused
-			switch {
-			case errors.As(err, &gone):
-				// The waiting player's request no longer makes a game (their
-				// team went into another match meanwhile): they leave the
-				// queue and I take their place below (written after my
-				// create's reads: a transaction reads before it writes).
-				dropped = &host
-			case err != nil:
-				return err
-			default:
-				if err := tx.Set(qref, map[string]any{"waiting": nil, fUpdatedAt: now}); err != nil {
-					return err
-				}
-				theirs := Ticket{Status: "matched", GameID: id, ActionID: waiting.ActionID, Since: now}
-				out = Ticket{Status: "matched", GameID: id, ActionID: actionID, Since: now}
-				if err := setTicket(tx, tickets.Doc(host.ID), theirs); err != nil {
-					return err
-				}
-				return setTicket(tx, tickets.Doc(me.ID), out)
-			}
+		if cur.ActionID == actionID && cur.Status == ticketWaiting && now.Sub(cur.Seen) < seenEvery {
+			out = cur.ticket()
+			return nil // waiting, and seen recently: nothing to write
 		}
 		// Nobody to pair with: check that my request makes a game before
-		// queueing me with it.
+		// queueing me with it (read only: nothing of it is written).
 		if _, err := st.prepare(ctx, tx, e, NewID(), me, actionID, create, NewSeed(), now); err != nil {
 			return err
 		}
-		if dropped != nil {
-			if err := setTicket(tx, tickets.Doc(dropped.ID), Ticket{Status: "left", ActionID: waiting.ActionID, Since: now}); err != nil {
-				return err
-			}
+		t := ticketDoc{Status: ticketWaiting, ActionID: actionID, Since: now, Seen: now, Name: me.Name, Role: string(me.Role),
+			Create: string(create)}
+		if cur.ActionID == actionID && cur.Status == ticketWaiting {
+			t.Since = cur.Since // still the same search: keep my place
 		}
-		out = Ticket{Status: "waiting", ActionID: actionID, Since: now}
-		if err := tx.Set(qref, map[string]any{"waiting": map[string]any{
-			"id": me.ID, "name": me.Name, "actionId": actionID, "since": now, "create": string(create)}, fUpdatedAt: now}); err != nil {
-			return err
+		out = t.ticket()
+		if snap == nil {
+			return tx.Create(mine, t)
 		}
-		return setTicket(tx, tickets.Doc(me.ID), out)
+		return tx.Set(mine, t)
 	})
 	return out, err
 }
@@ -241,16 +381,6 @@ type hostRefused struct{ error }
 
 func (h hostRefused) Unwrap() error { return h.error }
 
-func setTicket(tx *firestore.Transaction, ref *firestore.DocumentRef, t Ticket) error {
-	m, err := toFirestore(t)
-	if err != nil {
-		return err
-	}
-	doc := m.(map[string]any)
-	doc["since"] = t.Since // a timestamp, not a string
-	return tx.Set(ref, doc)
-}
-
 // LeaveQueue takes me out of the queue a quickMatch request with payload
 // joins, if I am waiting there. A match already made stands: the player
 // forfeits it like any other.
@@ -269,36 +399,23 @@ func (st *Store) LeaveQueue(ctx context.Context, kind string, me domain.Actor, p
 	if err != nil {
 		return Ticket{}, err
 	}
-	qref := st.FS.Collection(colQueues).Doc(kind + "-" + name)
-	tref := qref.Collection(colTickets).Doc(me.ID)
+	tref := st.FS.Collection(colQueues).Doc(kind + "-" + name).Collection(colTickets).Doc(me.ID)
 	var out Ticket
-	err = st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-		docs, err := tx.GetAll([]*firestore.DocumentRef{qref, tref})
+	err = st.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		cur, snap, err := ticketOf(tx.Get(tref))
 		if err != nil {
 			return err
 		}
-		out = Ticket{Status: "left", Since: st.now()}
-		if docs[1].Exists() {
-			var t Ticket
-			if err := fromFirestore(docs[1].Data(), &t); err != nil {
-				return err
-			}
-			if t.Status == "matched" {
-				out = t
-				return nil
-			}
+		out = Ticket{Status: ticketLeft, Since: st.now()}
+		if snap == nil {
+			return nil
 		}
-		if docs[0].Exists() {
-			if w, ok := docs[0].Data()["waiting"].(map[string]any); ok && w["id"] == me.ID {
-				if err := tx.Set(qref, map[string]any{"waiting": nil, fUpdatedAt: out.Since}); err != nil {
-					return err
-				}
-			}
+		if cur.Status == ticketMatched {
+			out = cur.ticket()
+			return nil
 		}
-		return setTicket(tx, tref, out)
+		out.ActionID = cur.ActionID
+		return tx.Update(tref, []firestore.Update{{Path: "status", Value: ticketLeft}, {Path: "since", Value: out.Since}})
 	})
-	if status.Code(err) == codes.NotFound {
-		return Ticket{Status: "left"}, nil
-	}
 	return out, err
 }

@@ -25,6 +25,11 @@ type Store struct {
 	// RetryBudget bounds how long a contended action keeps running again
 	// (0: DefaultRetryBudget).
 	RetryBudget time.Duration
+	// QueueWindow is how many of a quick-match queue's oldest waiting
+	// tickets a newcomer picks among (0: DefaultQueueWindow). Wider: fewer
+	// newcomers race for one ticket, at one read more per ticket looked at
+	// (docs/scale.md).
+	QueueWindow int
 }
 
 // New returns a Store on client running the games of reg, with the real clock.

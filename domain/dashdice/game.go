@@ -50,7 +50,10 @@ func createReads(a domain.Action) ([]domain.Read, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []domain.Read{domain.Locked(domain.Doc(SlotMode, req.Mode))}, nil
+	// A snapshot: only operators write mode documents, so creates (and
+	// every quick-match pairing) need not hold a lock on the one a crowd
+	// of players of the mode all read.
+	return []domain.Read{{DocID: domain.Doc(SlotMode, req.Mode), Snapshot: true}}, nil
 }
 
 // ModeOf finds a mode: an operator's document (read into d) overrides or adds
