@@ -893,8 +893,24 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	lat := map[string][]time.Duration{}
 	reads, writes := map[string]int64{}, map[string]int64{}
 	var listener []time.Duration
-	docSize, docJSON, seq := 0, 0, 0
+	docSize, docJSON, seq, restarts := 0, 0, 0, 0
+	// Injuries kill players for good, so over a run a team can lose its last
+	// one; such a team may not enter a match ("restart the team first"):
+	// its coach restarts it first, as a person would.
+	restartWiped := func() error {
+		for _, id := range ids {
+			n, err := restartIfWiped(ctx, p, tokens[id], teams[id])
+			if err != nil {
+				return err
+			}
+			restarts += n
+		}
+		return nil
+	}
 	for seq < LoadActions {
+		if err := restartWiped(); err != nil {
+			return err
+		}
 		res, err := p.Call(ctx, "CodeBowl", tokens[ids[0]], map[string]any{"type": "create", "actionId": fmt.Sprint("load-create-", time.Now().UnixNano()),
 			"teamId": teams[ids[0]], "turnSeconds": -1})
 		if err != nil {
@@ -971,6 +987,9 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		}
 	}
 	// Chat: one coach as fast as it can, until 429.
+	if err := restartWiped(); err != nil {
+		return err
+	}
 	res, err := p.Call(ctx, "CodeBowl", tokens[ids[0]], map[string]any{"type": "create", "actionId": fmt.Sprint("load-chat-", time.Now().UnixNano()),
 		"teamId": teams[ids[0]], "turnSeconds": -1})
 	if err != nil {
@@ -1012,7 +1031,37 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	fmt.Fprintf(out, "match document at the end of a match: %d bytes (Firestore storage size), %d bytes as JSON\n", docSize, docJSON)
 	fmt.Fprintf(out, "chat: %d messages accepted in %s from one coach before 429 (limit %d per %s)\n",
 		sentOK, elapsed.Round(time.Millisecond), codebowl.ChatBurst, codebowl.ChatWindow)
+	fmt.Fprintf(out, "teams restarted (every player dead): %d\n", restarts)
 	return nil
+}
+
+// restartIfWiped restarts the coach's team (rookies for the dead) if none of
+// its players is alive, and tells whether it did (1) or not (0).
+func restartIfWiped(ctx context.Context, p domain.Probe, token, teamID string) (int, error) {
+	doc, _, err := p.Doc(ctx, "cbteams/"+teamID)
+	if err != nil {
+		return 0, err
+	}
+	if doc == nil {
+		return 0, fmt.Errorf("team %s: no document cbteams/%s", teamID, teamID)
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return 0, err
+	}
+	var t codebowl.Team
+	if err := json.Unmarshal(b, &t); err != nil {
+		return 0, fmt.Errorf("team %s: %w", teamID, err)
+	}
+	if t.Alive() > 0 {
+		return 0, nil
+	}
+	_, err = p.Call(ctx, "CodeBowl", token, map[string]any{"type": codebowl.ActionRestartTeam,
+		"actionId": fmt.Sprint("load-restart-", time.Now().UnixNano()), "teamId": teamID})
+	if err != nil {
+		return 0, fmt.Errorf("restarting team %s: %w", teamID, err)
+	}
+	return 1, nil
 }
 
 // startDashDice starts a Classic match without a timer between ids[0]
