@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"sort"
 	"strings"
@@ -45,14 +47,14 @@ const (
 	// LogKeep is how many of the latest steps the game document keeps after
 	// they are in the history, so a listener that missed a few snapshots
 	// still sees every step.
-	LogKeep = 8
+	LogKeep = 6
 	// FlushEvery is how many steps not yet in the history make a batch.
-	FlushEvery = 16
+	FlushEvery = 12
 	// ActKeep is how many of the latest actions a retry is recognised
 	// among (then refused as already applied: 409), and ReplyKeep how many
 	// of them keep their reply (a retry gets it again, 200).
-	ActKeep   = 64
-	ReplyKeep = 8
+	ActKeep   = 32
+	ReplyKeep = 4
 )
 
 // batchPrefix starts the id of a history batch in games/{id}/events.
@@ -73,7 +75,7 @@ type logStep struct {
 
 // actEntry is one recent action in the game document.
 type actEntry struct {
-	Key     string `json:"k"`           // {actorId}~{actionId}
+	Key     string `json:"k"`           // actKey: a hash of {actorId}~{actionId}
 	Hash    string `json:"h"`           // requestHash, shortened
 	Version int64  `json:"v"`           // the version the action left
 	Reply   string `json:"r,omitempty"` // the reply, for the last ReplyKeep
@@ -96,11 +98,15 @@ func logOf(raw json.RawMessage) platformLog {
 	return pl
 }
 
-// actKey is the key of an action in acts and of its action record.
-func actKey(a domain.Action) string { return a.Actor.ID + "~" + a.ID }
+// actKey is the key of an action in acts: a hash of its actor and action id
+// (an action id may be 128 characters; acts holds ActKeep of them).
+func actKey(a domain.Action) string {
+	sum := sha256.Sum256([]byte(a.Actor.ID + "~" + a.ID))
+	return hex.EncodeToString(sum[:8])
+}
 
 // shortHash keeps enough of a request hash to tell two requests apart.
-func shortHash(h string) string { return h[:min(len(h), 24)] }
+func shortHash(h string) string { return h[:min(len(h), 12)] }
 
 // find returns the recent action of key, if the game document has it.
 func (pl platformLog) find(key string) (actEntry, bool) {
