@@ -244,6 +244,11 @@ func ReadGame[S any](d Docs, kind string) (GameDoc[S], error) {
 type Change struct {
 	Steps  []Step
 	Writes []Write
+	// Result is the reply. An action that writes the game document and
+	// nothing else has its reply kept in the game document (for a retry),
+	// where anyone may read it: such a reply must tell nothing the game
+	// document does not (a secret goes with a write of a private document,
+	// whose action keeps a server-only record instead).
 	Result any
 	// Room reserves a room code for a game being created: others join with it.
 	Room bool

@@ -73,21 +73,20 @@ type EventRecord struct {
 	Pending  bool           `json:"pending"`
 }
 
-// Events reads a game's event log in order (by time, then id: the steps of
-// one transaction share their time and their padded ids sort in order).
+// Events reads a game's event log, one record per step, in order (by
+// version; steps that version no game by time, then id): the event records,
+// the history batches expanded, and the steps still only in the game
+// document's log (log.go).
 func (s *Store) Events(ctx context.Context, gameID string) ([]EventRecord, error) {
 	snaps, err := s.gameRef(gameID).Collection(colEvents).OrderBy(fAt, firestore.Asc).OrderBy(firestore.DocumentID, firestore.Asc).Documents(ctx).GetAll()
 	if err != nil {
 		return nil, err
 	}
-	out := make([]EventRecord, 0, len(snaps))
-	for _, snap := range snaps {
-		var r EventRecord
-		if err := fromFirestore(snap.Data(), &r); err != nil {
-			return nil, err
-		}
-		r.ID = snap.Ref.ID
-		out = append(out, r)
+	var game map[string]any
+	if snap, err := s.gameRef(gameID).Get(ctx); err == nil {
+		game = snap.Data()
+	} else if !notFound(err) {
+		return nil, err
 	}
-	return out, nil
+	return expandRecords(snaps, game)
 }

@@ -77,10 +77,13 @@ func newGameDoc(kind string, h domain.Header, state any, seedHash, roomCode stri
 // The room code is kept out of the game document, which anyone may read: it
 // is in games/{id}/private/room, which only the game's players may read, and
 // in rooms/{code}, which only the server reads.
-func createGame(tx *firestore.Transaction, st *Store, kind, id string, h domain.Header, state any, seed, roomCode string, now time.Time) error {
+func createGame(tx *firestore.Transaction, st *Store, kind, id string, h domain.Header, state any, seed, roomCode string, now time.Time, extra map[string]any) error {
 	doc, err := newGameDoc(kind, h, state, domain.SeedHash(seed), roomCode, now)
 	if err != nil {
 		return err
+	}
+	for k, v := range extra {
+		doc[k] = v
 	}
 	if err := tx.Create(st.gameRef(id), doc); err != nil {
 		return err
@@ -138,7 +141,7 @@ func (s *Store) GameState(ctx context.Context, id string, v any) (version int64,
 // Errors: EEXISTS (the id is taken).
 func (s *Store) PutGame(ctx context.Context, kind, id string, h domain.Header, state any, seed string) error {
 	err := s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-		return createGame(tx, s, kind, id, h, state, seed, "", s.now())
+		return createGame(tx, s, kind, id, h, state, seed, "", s.now(), nil)
 	})
 	if status.Code(err) == codes.AlreadyExists {
 		return domain.Errorf(domain.EEXISTS, "game %q already exists", id)

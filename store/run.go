@@ -164,6 +164,9 @@ type execution struct {
 	done         Done
 	steps        int // steps applied by the last successful attempt
 	eagerRecords []eagerRecord
+	// read is what the last attempt read (also when it failed): a refused
+	// action looks for its recorded reply in the game document it read.
+	read *readSet
 }
 
 // attempt is one run of the action inside a transaction.
@@ -176,17 +179,21 @@ type attempt struct {
 	room   string                           // a create's room code candidate
 	now    time.Time
 	seed   func() (string, error)
+	// recorded: the action's key and reply went into the game document, so
+	// it needs no action record.
+	recorded bool
 }
 
 // run reads, runs the game and prepares the writes; it returns the reply.
 func (x *execution) run(ctx context.Context, tx *firestore.Transaction, now time.Time) (*attempt, error) {
 	at := &attempt{x: x, tx: tx, rs: newReadSet(), now: now}
+	x.read = at.rs
 	st := x.st
 	gameID := x.req.GameID
 	if x.plan.Scope == domain.ScopeCreate {
 		at.seed = func() (string, error) { return x.seed, nil }
 	} else {
-		at.seed = seedLoader(tx, st, gameID)
+		at.seed = st.seedLoader(tx, gameID)
 	}
 	env := domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return &lazyDice{load: at.seed, seq: seq} }}
 	if x.plan.Scope == domain.ScopeCreate {
@@ -202,6 +209,13 @@ func (x *execution) run(ctx context.Context, tx *firestore.Transaction, now time
 	for round := 0; ; round++ {
 		if err := st.read(ctx, tx, x.sl, gameID, at.rs, reads); err != nil {
 			return nil, err
+		}
+		if round == 0 && a.ID != "" {
+			// A retry of an action the game document records: its first
+			// reply, before the rules could apply it a second time.
+			if e, ok := logOf(at.rs.docs.Raw(domain.GameDocID)).find(actKey(a)); ok {
+				return nil, retried{e}
+			}
 		}
 		if round == 0 && x.plan.Scope == domain.ScopeGame {
 			if err := at.checkGame(); err != nil {
@@ -309,11 +323,34 @@ func (at *attempt) write() error {
 			return err
 		}
 	}
-	for _, w := range at.change.Writes {
-		if w.DocID == domain.GameDocID {
-			if err := at.writeGame(w); err != nil {
+	gw, writesGame := at.change.GameWrite()
+	var logged []logStep // versioned steps the game document's log takes
+	for _, s := range at.change.Steps {
+		if !writesGame || s.Version == 0 {
+			if err := at.writeRecord(s); err != nil {
 				return err
 			}
+			continue
+		}
+		pending := st.Games.pending(x.entry, s.Events)
+		if pending {
+			if err := at.writeRecord(s); err != nil {
+				return err
+			}
+		}
+		ls, err := stepOf(s, x.req.Action.ID, now, pending)
+		if err != nil {
+			return err
+		}
+		logged = append(logged, ls)
+	}
+	if writesGame {
+		if err := at.writeGame(gw, logged); err != nil {
+			return err
+		}
+	}
+	for _, w := range at.change.Writes {
+		if w.DocID == domain.GameDocID {
 			continue
 		}
 		p, err := x.sl.path(gameID, w.DocID)
@@ -324,13 +361,8 @@ func (at *attempt) write() error {
 			return err
 		}
 	}
-	for _, s := range at.change.Steps {
-		if err := at.writeRecord(s); err != nil {
-			return err
-		}
-	}
 	for _, sp := range at.change.Spawn {
-		if err := createGame(tx, st, kind, sp.ID, sp.Header, sp.State, NewSeed(), "", now); err != nil {
+		if err := createGame(tx, st, kind, sp.ID, sp.Header, sp.State, NewSeed(), "", now, nil); err != nil {
 			return err
 		}
 	}
@@ -340,12 +372,45 @@ func (at *attempt) write() error {
 // writeGame writes the game document: created with its seed and room, or
 // updated (guarded by its update time when it was read as a snapshot). When
 // the game ends its seed is revealed and its room code freed.
-func (at *attempt) writeGame(w domain.Write) error {
+func (at *attempt) writeGame(w domain.Write, steps []logStep) error {
 	x, tx, st := at.x, at.tx, at.x.st
 	gameID, kind := x.req.GameID, x.entry.Game.Kind()
 	h := domain.Header{}
 	if w.Header != nil {
 		h = *w.Header
+	}
+	// The platform's log fields: the steps' events, the history batch when
+	// one is due, the action among the recent ones (log.go).
+	pl := logOf(at.rs.docs.Raw(domain.GameDocID))
+	over := h.Status == domain.StatusOver
+	log, flushed, batch := logUpdate(pl, steps, over)
+	if batch != nil {
+		if err := st.writeBatch(tx, gameID, kind, batch, at.now); err != nil {
+			return err
+		}
+	}
+	fsLog, err := firestoreLog(log)
+	if err != nil {
+		return err
+	}
+	extra := map[string]any{fLog: fsLog, fLogFlushed: flushed}
+	// The action's key and reply go into the game document, which anyone
+	// may read, only when the action changed nothing else: its reply then
+	// tells no more than the game document does. A create (its reply has
+	// the room code) and an action on other documents (a Tile Race board,
+	// a CodeBowl team) keep a server-only action record instead.
+	onlyGame := !w.Create && len(at.change.Writes) == 1 && len(at.change.Spawn) == 0
+	if a := x.req.Action; a.ID != "" && onlyGame {
+		e := actEntry{Key: actKey(a), Hash: shortHash(requestHash(kind, a)), Version: w.Version}
+		if b, err := json.Marshal(at.reply()); err == nil {
+			e.Reply = string(b)
+		}
+		if s := at.change.Session; s != nil {
+			sb, _ := json.Marshal(s)
+			e.Session = string(sb)
+		}
+		extra[fActs] = firestoreActs(withAct(pl.Acts, e))
+		at.recorded = true
 	}
 	if w.Create {
 		room := ""
@@ -355,11 +420,16 @@ func (at *attempt) writeGame(w domain.Write) error {
 				return domain.Errorf(domain.ELIMIT, "no free room code; try again")
 			}
 		}
-		return createGame(tx, st, kind, gameID, h, w.Value, x.seed, room, at.now)
+		return createGame(tx, st, kind, gameID, h, w.Value, x.seed, room, at.now, extra)
 	}
 	updates, err := gameFields(h, w.Value, w.Version, at.now)
 	if err != nil {
 		return err
+	}
+	for _, f := range []string{fLog, fLogFlushed, fActs} {
+		if v, ok := extra[f]; ok {
+			updates = append(updates, firestore.Update{Path: f, Value: v})
+		}
 	}
 	if h.Status == domain.StatusOver && domain.PublishesSeed(x.entry.Game) {
 		seed, err := at.seed()
@@ -521,9 +591,30 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 		return st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
 			reply, x.eagerRecords, x.steps, x.done = nil, nil, 0, Done{}
 			at, err := x.run(ctx, tx, st.now())
+			var again retried
+			if errors.As(err, &again) {
+				prev, rerr := again.recorded(hash, a)
+				if rerr != nil {
+					return rerr
+				}
+				reply, x.done.Session = prev.reply, prev.session
+				return nil
+			}
 			if err != nil {
 				if !errors.As(err, new(*domain.Error)) {
 					return err
+				}
+				if x.read != nil {
+					// A retry of a create finds the game it made, and its
+					// key in it.
+					if e, ok := logOf(x.read.docs.Raw(domain.GameDocID)).find(actKey(a)); ok {
+						prev, rerr := e.recorded(hash, a)
+						if rerr != nil {
+							return rerr
+						}
+						reply, x.done.Session = prev.reply, prev.session
+						return nil
+					}
 				}
 				prev, rerr := recordedReply(tx.Get(st.actionRef(gameID, a)))
 				if rerr != nil {
@@ -551,6 +642,9 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 			if err := at.write(); err != nil {
 				return err
 			}
+			if at.recorded {
+				return nil // the game document keeps it (log.go)
+			}
 			rec := map[string]any{
 				"kind": x.entry.Game.Kind(), "type": a.Type, "actor": a.Actor.ID, "hash": hash,
 				fVersion: at.reply().Version, "reply": string(b), "at": at.now,
@@ -575,7 +669,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 		case codes.AlreadyExists:
 			// A concurrent retry of the same action id committed first, or a
 			// document the action creates appeared meanwhile.
-			prev, rerr := recordedReply(st.actionRef(gameID, a).Get(ctx))
+			prev, rerr := st.recordedAnywhere(ctx, gameID, a, hash)
 			if rerr != nil {
 				return nil, rerr
 			}
@@ -661,10 +755,17 @@ func requestHash(kind string, a domain.Action) string {
 }
 
 // seedLoader reads the game's private seed once, inside tx, on first use.
-func seedLoader(tx *firestore.Transaction, st *Store, gameID string) func() (string, error) {
+// A game's seed never changes, so the store keeps the seeds it has read
+// (seedCache): a game played on this instance costs its seed read once, not
+// once per roll.
+func (st *Store) seedLoader(tx *firestore.Transaction, gameID string) func() (string, error) {
 	var seed string
 	return func() (string, error) {
 		if seed != "" {
+			return seed, nil
+		}
+		if s, ok := st.seeds().get(gameID); ok {
+			seed = s
 			return seed, nil
 		}
 		snap, err := tx.Get(st.privateRef(gameID))
@@ -675,6 +776,7 @@ func seedLoader(tx *firestore.Transaction, st *Store, gameID string) func() (str
 		if seed == "" {
 			return "", errors.New("store: game has no seed")
 		}
+		st.seeds().put(gameID, seed)
 		return seed, nil
 	}
 }

@@ -34,7 +34,14 @@ export interface Watch {
   stop(): void;
 }
 
-/** watchGame listens to games/{id} and games/{id}/events (ordered by time: Tile Race records all have seq 0). */
+/**
+ * watchGame listens to games/{id} and games/{id}/events. The event log is
+ * put together from three places (docs/firestore.md, "The game document's
+ * log"): the game document's `log` (the latest steps, which arrive with the
+ * game itself), history batches (`events/b…`, many steps each) and event
+ * records (a step with effects, and every Tile Race record). Each step is
+ * listed once, by version (Tile Race's unversioned records by time).
+ */
 export async function watchGame(
   s: Session,
   id: string,
@@ -42,24 +49,71 @@ export async function watchGame(
 ): Promise<Watch> {
   const db = await firestoreFor(s);
   const subs: Unsubscribe[] = [];
+  const fromLog = new Map<string, EventRecord>();
+  let fromColl: EventRecord[] = [];
+  const emit = () => on.events?.(mergeRecords(fromColl, [...fromLog.values()]));
   subs.push(
     onSnapshot(
       doc(db, "games", id),
-      (snap) => on.game(snap.exists() ? ({ id: snap.id, ...snap.data() } as GameDoc) : null),
+      (snap) => {
+        const g = snap.exists() ? ({ id: snap.id, ...snap.data() } as GameDoc) : null;
+        on.game(g);
+        if (on.events && g) {
+          for (const st of (snap.data()?.log ?? []) as LogStep[]) fromLog.set(seqID(st.seq), stepRecord(st));
+          emit();
+        }
+      },
       (err) => on.error(new Error(`watching game ${id}: ${err.message}`)),
     ),
   );
   if (on.events) {
-    const onEvents = on.events;
     subs.push(
       onSnapshot(
         query(collection(db, "games", id, "events"), orderBy("at")),
-        (snap) => onEvents(snap.docs.map((d) => ({ id: d.id, ...d.data() }) as EventRecord)),
+        (snap) => {
+          fromColl = snap.docs.flatMap((d) => {
+            const data = d.data();
+            if (data.batch) return ((data.steps ?? []) as LogStep[]).map(stepRecord);
+            return [{ id: d.id, ...data } as EventRecord];
+          });
+          emit();
+        },
         (err) => on.error(new Error(`watching the events of ${id}: ${err.message}`)),
       ),
     );
   }
   return { stop: () => subs.forEach((u) => u()) };
+}
+
+/** LogStep is one step as the game document's log and a history batch keep it. */
+interface LogStep {
+  seq: number;
+  at?: { toMillis(): number };
+  type: string;
+  actionId?: string;
+  actor?: { id: string; name: string; role: string };
+  events: { type: string; player?: string; data?: any }[];
+}
+
+/** seqID is the record id of the step that made version seq (store.EventID). */
+export function seqID(seq: number): string {
+  return String(seq).padStart(12, "0");
+}
+
+function stepRecord(st: LogStep): EventRecord {
+  return { id: seqID(st.seq), seq: st.seq, type: st.type, actionId: st.actionId, actor: st.actor, events: st.events ?? [], at: st.at };
+}
+
+/** mergeRecords lists every step once: versioned ones by version, the rest by time. */
+export function mergeRecords(...lists: EventRecord[][]): EventRecord[] {
+  const byID = new Map<string, EventRecord>();
+  for (const list of lists) for (const r of list) if (!byID.has(r.id)) byID.set(r.id, r);
+  return [...byID.values()].sort((a, b) => {
+    if (a.seq > 0 && b.seq > 0) return a.seq - b.seq;
+    const ta = a.at?.toMillis?.() ?? 0;
+    const tb = b.at?.toMillis?.() ?? 0;
+    return ta !== tb ? ta - tb : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  });
 }
 
 /** roomCode reads games/{id}/private/room (readable by the game's players only). */

@@ -1,0 +1,401 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"cloud.google.com/go/firestore"
+
+	"github.com/meeple-games/meeple/domain"
+)
+
+// One write per action (issue 22; docs/firestore.md "The game document's log").
+//
+// An action that writes the game document and nothing else keeps what used
+// to take two more documents in that same document:
+//
+//   - its idempotency record: the key {actorId}~{actionId}, a hash of the
+//     request and the version it made, in "acts" (the last ActKeep actions;
+//     the reply itself for the last ReplyKeep), so a retry finds the first
+//     reply without an action record;
+//   - its steps' events: each versioned step in "log", which a client's one
+//     listener on the game document already receives. The log keeps every
+//     step not yet written to the history and at least the last LogKeep; every
+//     FlushEvery steps, and when the game ends, the steps not yet written go
+//     to one batch document events/b{EventID(first seq)}, so the full history
+//     stays queryable at one write per FlushEvery actions.
+//
+// A step whose events have a registered effect (a gameOver) still gets its
+// own event record, which the trigger and the tick's sweep run the effects
+// of; a step that versions no game (a Tile Race team's) and an action that
+// does not write the game document keep their records as before.
+const (
+	fLog        = "log"
+	fLogFlushed = "logFlushed"
+	fActs       = "acts"
+)
+
+// Log sizes (chosen so that the largest game document stays under 16 KB:
+// docs/firestore.md has the sizes measured by the load generator).
+const (
+	// LogKeep is how many of the latest steps the game document keeps after
+	// they are in the history, so a listener that missed a few snapshots
+	// still sees every step.
+	LogKeep = 6
+	// FlushEvery is how many steps not yet in the history make a batch.
+	FlushEvery = 12
+	// ActKeep is how many of the latest actions a retry is recognised
+	// among (then refused as already applied: 409), and ReplyKeep how many
+	// of them keep their reply (a retry gets it again, 200).
+	ActKeep   = 32
+	ReplyKeep = 4
+)
+
+// batchPrefix starts the id of a history batch in games/{id}/events.
+const batchPrefix = "b"
+
+// logStep is one versioned step in the game document's log and in a batch.
+type logStep struct {
+	Seq      int64           `json:"seq"`
+	At       time.Time       `json:"at"`
+	Type     string          `json:"type"`
+	ActionID string          `json:"actionId,omitempty"`
+	Actor    map[string]any  `json:"actor"`
+	Events   json.RawMessage `json:"events"`
+	// Rec: the step also has its own event record (its effects run from it),
+	// so batches leave it out.
+	Rec bool `json:"rec,omitempty"`
+}
+
+// actEntry is one recent action in the game document.
+type actEntry struct {
+	Key     string `json:"k"`           // actKey: a hash of {actorId}~{actionId}
+	Hash    string `json:"h"`           // requestHash, shortened
+	Version int64  `json:"v"`           // the version the action left
+	Reply   string `json:"r,omitempty"` // the reply, for the last ReplyKeep
+	Session string `json:"s,omitempty"` // a session the reply signed in
+}
+
+// platformLog is the part of the game document this file keeps.
+type platformLog struct {
+	Log     []logStep  `json:"log"`
+	Flushed int64      `json:"logFlushed"`
+	Acts    []actEntry `json:"acts"`
+}
+
+// logOf decodes the log fields of a game document as read (zero when absent).
+func logOf(raw json.RawMessage) platformLog {
+	var pl platformLog
+	if raw != nil {
+		_ = json.Unmarshal(raw, &pl)
+	}
+	return pl
+}
+
+// actKey is the key of an action in acts: a hash of its actor and action id
+// (an action id may be 128 characters; acts holds ActKeep of them).
+func actKey(a domain.Action) string {
+	sum := sha256.Sum256([]byte(a.Actor.ID + "~" + a.ID))
+	return hex.EncodeToString(sum[:8])
+}
+
+// shortHash keeps enough of a request hash to tell two requests apart.
+func shortHash(h string) string { return h[:min(len(h), 12)] }
+
+// find returns the recent action of key, if the game document has it.
+func (pl platformLog) find(key string) (actEntry, bool) {
+	for _, e := range pl.Acts {
+		if e.Key == key {
+			return e, true
+		}
+	}
+	return actEntry{}, false
+}
+
+// recorded turns an entry of acts into what a retry gets: its reply, or
+// when the reply is no longer kept, a 409 saying the action was applied.
+func (e actEntry) recorded(hash string, a domain.Action) (*recorded, error) {
+	if e.Hash != shortHash(hash) {
+		return nil, reused(a)
+	}
+	if e.Reply == "" {
+		return nil, domain.Errorf(domain.ECONFLICT,
+			"actionId %q was already applied (it made version %d); its reply is no longer kept: read the game instead", a.ID, e.Version)
+	}
+	out := &recorded{hash: hash, reply: json.RawMessage(e.Reply)}
+	if e.Session != "" {
+		var s domain.Actor
+		if json.Unmarshal([]byte(e.Session), &s) == nil {
+			out.session = &s
+		}
+	}
+	return out, nil
+}
+
+// withAct adds an action to the recent ones, dropping the oldest beyond
+// ActKeep and the replies beyond ReplyKeep.
+func withAct(acts []actEntry, e actEntry) []actEntry {
+	out := append(append([]actEntry{}, acts...), e)
+	if len(out) > ActKeep {
+		out = out[len(out)-ActKeep:]
+	}
+	for i := 0; i < len(out)-ReplyKeep; i++ {
+		out[i].Reply, out[i].Session = "", ""
+	}
+	return out
+}
+
+// logUpdate computes the game document's new log after steps, and the batch
+// to write to the history (nil when none is due). over: the game ends now,
+// so everything goes to the history.
+func logUpdate(pl platformLog, steps []logStep, over bool) (log []logStep, flushed int64, batch []logStep) {
+	all := append(append([]logStep{}, pl.Log...), steps...)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Seq < all[j].Seq })
+	flushed = pl.Flushed
+	var unflushed []logStep
+	for _, s := range all {
+		if s.Seq > flushed && !s.Rec {
+			unflushed = append(unflushed, s)
+		}
+	}
+	if len(unflushed) >= FlushEvery || (over && len(unflushed) > 0) {
+		batch = unflushed
+	}
+	if over || batch != nil {
+		if n := len(all); n > 0 {
+			flushed = max(flushed, all[n-1].Seq)
+		}
+	}
+	keep := len(all) - LogKeep
+	for i, s := range all {
+		if i >= keep || (s.Seq > flushed && !s.Rec) {
+			log = append(log, s)
+		}
+	}
+	if log == nil {
+		log = []logStep{}
+	}
+	return log, flushed, batch
+}
+
+// stepOf is a versioned step as the log keeps it.
+func stepOf(s domain.Step, actionID string, now time.Time, rec bool) (logStep, error) {
+	evs := s.Events
+	if evs == nil {
+		evs = []domain.Event{}
+	}
+	b, err := json.Marshal(evs)
+	if err != nil {
+		return logStep{}, err
+	}
+	return logStep{Seq: s.Version, At: now, Type: s.Type, ActionID: actionID, Actor: actorMap(s.Actor), Events: b, Rec: rec}, nil
+}
+
+func actorMap(a domain.Actor) map[string]any {
+	m := map[string]any{"id": a.ID, "name": a.Name, "role": string(a.Role)}
+	if a.Game != "" {
+		m["game"] = a.Game
+	}
+	return m
+}
+
+// firestoreLog turns log steps into the values Firestore stores (events as
+// maps, times as timestamps).
+func firestoreLog(steps []logStep) ([]any, error) {
+	out := make([]any, 0, len(steps))
+	for _, s := range steps {
+		var evs any
+		if err := json.Unmarshal(s.Events, &evs); err != nil {
+			return nil, err
+		}
+		evs, err := toFirestore(evs)
+		if err != nil {
+			return nil, err
+		}
+		m := map[string]any{"seq": s.Seq, fAt: s.At, "type": s.Type, "actor": s.Actor, "events": evs}
+		if s.ActionID != "" {
+			m["actionId"] = s.ActionID
+		}
+		if s.Rec {
+			m["rec"] = true
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// firestoreActs turns acts into the values Firestore stores.
+func firestoreActs(acts []actEntry) []any {
+	out := make([]any, 0, len(acts))
+	for _, e := range acts {
+		m := map[string]any{"k": e.Key, "h": e.Hash, "v": e.Version}
+		if e.Reply != "" {
+			m["r"] = e.Reply
+		}
+		if e.Session != "" {
+			m["s"] = e.Session
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// batchID is the id of the history batch whose first step made version seq.
+func batchID(seq int64) string { return batchPrefix + EventID(seq) }
+
+// writeBatch writes steps to the history as one document.
+func (st *Store) writeBatch(tx *firestore.Transaction, gameID, kind string, steps []logStep, now time.Time) error {
+	fs, err := firestoreLog(steps)
+	if err != nil {
+		return err
+	}
+	return tx.Create(st.eventRef(gameID, batchID(steps[0].Seq)), map[string]any{
+		"seq": steps[0].Seq, "last": steps[len(steps)-1].Seq, fAt: now, fKind: kind, "batch": true, fPending: false, "steps": fs,
+	})
+}
+
+// expandRecords turns the documents of a game's events collection and its
+// game document's log into the event log, one EventRecord per step, in
+// order: batches are expanded, and a step is listed once however many of
+// them name it.
+func expandRecords(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]EventRecord, error) {
+	var out []EventRecord
+	seen := map[int64]bool{}
+	add := func(r EventRecord) {
+		if r.Seq > 0 {
+			if seen[r.Seq] {
+				return
+			}
+			seen[r.Seq] = true
+		}
+		out = append(out, r)
+	}
+	at := map[string]time.Time{}
+	steps := func(v any, kind string) error {
+		var ls []struct {
+			logStep
+			Events []domain.Event `json:"events"`
+		}
+		if err := fromFirestore(v, &ls); err != nil {
+			return err
+		}
+		for _, s := range ls {
+			r := EventRecord{ID: EventID(s.Seq), Seq: s.Seq, Kind: kind, Type: s.Type, ActionID: s.ActionID, Actor: s.Actor, Events: s.Events}
+			at[r.ID] = s.At
+			add(r)
+		}
+		return nil
+	}
+	for _, snap := range snaps {
+		data := snap.Data()
+		kind, _ := data[fKind].(string)
+		if strings.HasPrefix(snap.Ref.ID, batchPrefix) {
+			if err := steps(data["steps"], kind); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		var r EventRecord
+		if err := fromFirestore(data, &r); err != nil {
+			return nil, err
+		}
+		r.ID = snap.Ref.ID
+		if t, ok := data[fAt].(time.Time); ok {
+			at[r.ID] = t
+		}
+		add(r)
+	}
+	if game != nil {
+		kind, _ := game[fKind].(string)
+		if err := steps(game[fLog], kind); err != nil {
+			return nil, err
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Seq > 0 && b.Seq > 0 {
+			return a.Seq < b.Seq
+		}
+		if !at[a.ID].Equal(at[b.ID]) {
+			return at[a.ID].Before(at[b.ID])
+		}
+		return a.ID < b.ID
+	})
+	return out, nil
+}
+
+// retried is what an attempt returns for an action the game document
+// records already: the retry gets that action's reply.
+type retried struct{ actEntry }
+
+func (retried) Error() string { return "a retry of a recorded action" }
+
+// recordedAnywhere finds the recorded reply of a: in the game document's
+// recent actions, else in its action record (nil when neither has it).
+func (st *Store) recordedAnywhere(ctx context.Context, gameID string, a domain.Action, hash string) (*recorded, error) {
+	snap, err := st.gameRef(gameID).Get(ctx)
+	if err == nil {
+		raw, jerr := docJSON(snap.Data())
+		if jerr != nil {
+			return nil, jerr
+		}
+		if e, ok := logOf(raw).find(actKey(a)); ok {
+			return e.recorded(hash, a)
+		}
+	} else if !notFound(err) {
+		return nil, err
+	}
+	return recordedReply(st.actionRef(gameID, a).Get(ctx))
+}
+
+// seedCache keeps the seeds of the games this process has played: a seed is
+// written once, at creation, and never changes.
+type seedCache struct {
+	mu    sync.Mutex
+	m     map[string]string
+	order []string
+}
+
+// seedCacheSize bounds the cache: about 100 bytes a game.
+const seedCacheSize = 20000
+
+func (c *seedCache) get(id string) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.m[id]
+	return s, ok
+}
+
+func (c *seedCache) put(id, seed string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]string{}
+	}
+	if _, ok := c.m[id]; ok {
+		return
+	}
+	if len(c.order) >= seedCacheSize {
+		drop := c.order[:seedCacheSize/2]
+		for _, k := range drop {
+			delete(c.m, k)
+		}
+		c.order = append([]string(nil), c.order[seedCacheSize/2:]...)
+	}
+	c.m[id] = seed
+	c.order = append(c.order, id)
+}
+
+var storeSeeds sync.Map // *Store → *seedCache
+
+// seeds is the store's seed cache.
+func (st *Store) seeds() *seedCache {
+	c, _ := storeSeeds.LoadOrStore(st, &seedCache{})
+	return c.(*seedCache)
+}

@@ -1,0 +1,111 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/store"
+)
+
+// collection lists the ids of a game's subcollection.
+func collection(t *testing.T, f *fixture, id, name string) []string {
+	t.Helper()
+	snaps, err := f.st.FS.Collection("games").Doc(id).Collection(name).Documents(context.Background()).GetAll()
+	require.NoError(t, err)
+	var ids []string
+	for _, s := range snaps {
+		ids = append(ids, s.Ref.ID)
+	}
+	return ids
+}
+
+// TestActionWritesOneDocument: an action of a one-document game that ends
+// nothing writes the game document alone — no action record, no event
+// record — and its events travel in the game document's log; every
+// store.FlushEvery steps one history batch is written; the game's end writes
+// its effects' record and the rest of the history. The event log read back
+// has every step once, in order, whatever document holds it.
+func TestActionWritesOneDocument(t *testing.T) {
+	f := newFixture(t)
+	id := f.game(t, map[string]any{"target": 60})
+	// Only the create keeps a server-only action record (its reply has the
+	// room code); the join has none.
+	require.Len(t, collection(t, f, id, "actions"), 1)
+	require.Empty(t, collection(t, f, id, "events"), "nor an event record")
+
+	_, err := f.run(t, ann, id, "r1", "roll", nil)
+	require.NoError(t, err)
+	require.Len(t, collection(t, f, id, "actions"), 1, "no action record for the roll")
+	require.Empty(t, collection(t, f, id, "events"))
+	doc, err := f.st.GameDoc(context.Background(), id)
+	require.NoError(t, err)
+	log := doc["log"].([]any)
+	require.Len(t, log, 2, "the join and the roll are in the game document")
+	require.Equal(t, "roll", log[1].(map[string]any)["type"])
+
+	win(t, f, id)
+	_, version := state(t, f, id)
+	events, err := f.st.Events(context.Background(), id)
+	require.NoError(t, err)
+	require.Len(t, events, int(version), "one record per step, each once")
+	for i, e := range events {
+		require.Equal(t, int64(i+1), e.Seq, "in order")
+	}
+	require.True(t, events[len(events)-1].Pending, "the gameOver's record has effects to run")
+	var batches, records int
+	for _, eid := range collection(t, f, id, "events") {
+		if strings.HasPrefix(eid, "b") {
+			batches++
+		} else {
+			records++
+		}
+	}
+	require.Equal(t, 1, records, "only the gameOver has its own record")
+	want := int((version - 1 + store.FlushEvery - 1) / store.FlushEvery) // the steps before the gameOver, in batches
+	require.LessOrEqual(t, batches, want, "about one batch per FlushEvery steps")
+	require.GreaterOrEqual(t, batches, 1)
+	doc, err = f.st.GameDoc(context.Background(), id)
+	require.NoError(t, err)
+	require.LessOrEqual(t, len(doc["log"].([]any)), store.LogKeep, "an ended game keeps only its last steps")
+}
+
+// TestRetriesAfterManyActions: a retry is recognised among the game's last
+// store.ActKeep actions — the same reply while it is among the last
+// store.ReplyKeep, else a clear 409 — and never applied twice.
+func TestRetriesAfterManyActions(t *testing.T) {
+	f := newFixture(t)
+	id := f.game(t, map[string]any{"target": 1000})
+	first, err := f.run(t, ann, id, "first", "roll", nil)
+	require.NoError(t, err)
+	play := func(n int) {
+		for i := 0; i < n; i++ {
+			s, _ := state(t, f, id)
+			who := ann
+			if s.Current == 1 {
+				who = bob
+			}
+			_, err := f.run(t, who, id, fmt.Sprint("x", store.NewID()), "hold", nil)
+			require.NoError(t, err)
+		}
+	}
+	play(store.ReplyKeep - 1)
+	again, err := f.run(t, ann, id, "first", "roll", nil)
+	require.NoError(t, err, "among the last %d: the reply again", store.ReplyKeep)
+	require.Equal(t, first, again)
+
+	play(2)
+	_, v := state(t, f, id)
+	_, err = f.run(t, ann, id, "first", "roll", nil)
+	require.Equal(t, domain.ECONFLICT, domain.ErrorCode(err), "%v", err)
+	require.Contains(t, err.Error(), "already applied")
+	_, v2 := state(t, f, id)
+	require.Equal(t, v, v2, "the retry changed nothing")
+
+	_, err = f.run(t, ann, id, "first", "hold", nil)
+	require.Equal(t, domain.EEXISTS, domain.ErrorCode(err), "the same id for another request: %v", err)
+}
