@@ -92,6 +92,13 @@ func ServerFromEnv(ctx context.Context, reg domain.Registry) (*Server, error) {
 		}
 		s.TrustedProxies = n
 	}
+	if v := os.Getenv("MEEPLE_QUEUE_WINDOW"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100 {
+			return nil, errors.New("MEEPLE_QUEUE_WINDOW must be a whole number from 1 to 100")
+		}
+		st.QueueWindow = n
+	}
 	if os.Getenv("FIRESTORE_EMULATOR_HOST") != "" {
 		s.TrustedProxies = 0 // nothing in front of the local stack
 		project := os.Getenv("GOOGLE_CLOUD_PROJECT")
