@@ -26,6 +26,11 @@ type Entry struct {
 	Stats bool
 	// Effects the game's events have (besides the platform's stats).
 	Effects []Effect
+	// Projection rebuilds documents the game derives from others, in the
+	// tick rather than on every event: a document that every writer of a
+	// game would otherwise rewrite (Tile Race's leaderboard, summed from
+	// each team's points). nil for a game that has none.
+	Projection *Projection
 	// SignIns are the kinds of password sign-in the game adds to Auth.
 	SignIns []SignIn
 	// Outbox delivers the messages the game writes to its outbox slot
@@ -35,6 +40,26 @@ type Entry struct {
 	Demo Demo
 	// Load is the game's load-generator scenario.
 	Load Scenario
+}
+
+// Projection is a periodic pass over one game: the tick runs it at most
+// once per tick for each game that has a record holding one of Events whose
+// effects were applied since the last pass (docs/triggers.md, "Projections").
+// It reads at one moment without holding anything (documents as snapshots,
+// whole slots with one query each), so no effect ever waits for it, and
+// writes what Run returns only if the documents it read as snapshots are
+// unchanged (otherwise it runs again on fresh reads). Run must be a pure
+// function of what it reads, so running it twice, late or concurrently
+// writes the same thing; it returns no writes when its documents are
+// already up to date.
+type Projection struct {
+	// Events are the event types whose applied effects make the game's
+	// projection due.
+	Events []string
+	// Reads lists what Run reads; NeedDocs from Run reads more.
+	Reads []Read
+	// Run returns the documents to write, none when nothing changed.
+	Run func(d Docs, now time.Time) (Change, error)
 }
 
 // Kind is the kind of the entry's game.

@@ -18,6 +18,7 @@ import (
 	"github.com/meeple-games/meeple/domain/codebowl"
 	"github.com/meeple-games/meeple/store"
 	"github.com/meeple-games/meeple/store/storetest"
+	"github.com/meeple-games/meeple/triggers"
 )
 
 // cbCoach registers an account (a CodeBowl coach).
@@ -246,7 +247,8 @@ func TestCodeBowlEndToEnd(t *testing.T) {
 	require.NotNil(t, m.Summary)
 
 	// Results: the platform's stats and leaderboard follow from gameOver
-	// (the tick's sweep of pending records, run here by hand).
+	// (the tick's sweep of pending records and its projection pass, run
+	// here by hand).
 	ctx := context.Background()
 	pending, err := s.store.PendingEvents(ctx, s.clock().Add(time.Hour), 1000)
 	require.NoError(t, err)
@@ -254,6 +256,8 @@ func TestCodeBowlEndToEnd(t *testing.T) {
 		_, err := s.store.ApplyEffects(ctx, p.GameID, p.EventID)
 		require.NoError(t, err)
 	}
+	_, err = triggers.New(s.store).Project(ctx, s.clock()) // the tick builds the leaderboard
+	require.NoError(t, err)
 	for _, c := range []player{ann, ben} {
 		var pl struct {
 			Stats map[string]map[string]struct{ Wins, Losses, Draws, Played int }

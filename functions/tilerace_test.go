@@ -15,6 +15,7 @@ import (
 	"github.com/meeple-games/meeple/domain/tilerace"
 	"github.com/meeple-games/meeple/games"
 	"github.com/meeple-games/meeple/store"
+	"github.com/meeple-games/meeple/triggers"
 )
 
 // race is a Tile Race game set up through the functions.
@@ -163,7 +164,8 @@ func (r *race) completeTile(tm raceTeam, actionID string) map[string]any {
 }
 
 // applyEffects runs the points trigger's work for every pending record (the
-// tick's sweep), twice: the second run must find nothing to do.
+// tick's sweep), twice: the second run must find nothing to do; then the
+// tick's projection pass, which builds the leaderboard.
 func (r *race) applyEffects() int {
 	r.s.t.Helper()
 	ctx := context.Background()
@@ -182,6 +184,9 @@ func (r *race) applyEffects() int {
 			require.Empty(r.s.t, pending, "nothing left pending")
 		}
 	}
+	rep, err := triggers.New(r.s.store).Project(ctx, r.s.clock())
+	require.NoError(r.s.t, err)
+	require.Zero(r.s.t, rep.RebuildErrors)
 	return applied
 }
 

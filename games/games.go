@@ -47,6 +47,9 @@ var all = domain.Registry{
 		Outbox:   raceOutbox(discordSender),
 		Demo:     tileRaceDemo,
 		Load:     tileRaceLoad,
+
+		// The race's leaderboard, summed from the teams' points in the tick.
+		Projection: tilerace.LeaderboardProjection(),
 	},
 	{
 		Game:     hexdice.NewPlatformGame(),

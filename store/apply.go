@@ -14,11 +14,12 @@ import (
 // in one transaction, exactly once: every handler the record's game
 // registered for one of its events, and for a game that keeps stats the
 // platform's own: for every gameOver event, a ledger entry per player
-// (players/{p}/ledger/{LedgerID}), the player's per-kind, per-mode totals
-// (players/{p}.stats.{kind}.{mode}) and the leaderboards/{kind}-{mode}
-// document. Then it clears the record's pending flag, the idempotency key. A
-// missing or no longer pending record is left alone and reports applied ==
-// false.
+// (players/{p}/ledger/{LedgerID}) and the player's per-kind, per-mode totals
+// (players/{p}.stats.{kind}.{mode}). Then it clears the record's pending
+// flag, the idempotency key, and marks the record for the tick's projection
+// pass when it changed a leaderboard or its game has a projection to run
+// (the leaderboards themselves are the tick's: leaderboards.go). A missing or
+// no longer pending record is left alone and reports applied == false.
 //
 // A record whose effects cannot be applied (an undecodable event, an id that
 // cannot name a document, a handler's EINVALID) gets pending=false and an
@@ -44,7 +45,7 @@ func (s *Store) ApplyEffects(ctx context.Context, gameID, id string) (applied bo
 			return nil
 		}
 		now := s.now()
-		write, err := s.prepareEffects(ctx, tx, gameID, id, data, now, false)
+		write, marks, err := s.prepareEffects(ctx, tx, gameID, id, data, now, false)
 		if err != nil {
 			if domain.ErrorCode(err) != domain.EINVALID {
 				return err
@@ -58,7 +59,7 @@ func (s *Store) ApplyEffects(ctx context.Context, gameID, id string) (applied bo
 			return err
 		}
 		applied = true
-		return tx.Update(ref, []firestore.Update{{Path: fPending, Value: false}, {Path: fEffectsAt, Value: now}})
+		return tx.Update(ref, append([]firestore.Update{{Path: fPending, Value: false}, {Path: fEffectsAt, Value: now}}, marks...))
 	})
 	if err != nil {
 		return false, err
@@ -67,19 +68,22 @@ func (s *Store) ApplyEffects(ctx context.Context, gameID, id string) (applied bo
 }
 
 // prepareEffects does every read of a record's effects and runs its handlers
-// (only the eager ones when eager), returning the writes to make.
+// (only the eager ones when eager), returning the writes to make and the
+// fields that mark the record for the tick's projection pass (the
+// leaderboards it changed, whether its game's projection is due;
+// leaderboards.go).
 //
 // Errors: EINVALID for a record that cannot be applied.
-func (s *Store) prepareEffects(ctx context.Context, tx *firestore.Transaction, gameID, id string, data map[string]any, now time.Time, eager bool) (func() error, error) {
+func (s *Store) prepareEffects(ctx context.Context, tx *firestore.Transaction, gameID, id string, data map[string]any, now time.Time, eager bool) (func() error, []firestore.Update, error) {
 	var r domain.Record
 	if err := fromFirestore(data, &r); err != nil {
-		return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: %v", gameID, id, err)
+		return nil, nil, domain.Errorf(domain.EINVALID, "event record %s/%s: %v", gameID, id, err)
 	}
 	r.GameID, r.ID = gameID, id
 	r.At, _ = data[fAt].(time.Time)
 	e, ok := s.Games.Find(r.Kind)
 	if !ok {
-		return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: no game of kind %q", gameID, id, r.Kind)
+		return nil, nil, domain.Errorf(domain.EINVALID, "event record %s/%s: no game of kind %q", gameID, id, r.Kind)
 	}
 	sl := s.slotsOf(e.Game)
 	rs := newReadSet()
@@ -97,20 +101,27 @@ func (s *Store) prepareEffects(ctx context.Context, tx *firestore.Transaction, g
 			}
 			ch, err := s.runHandler(ctx, tx, sl, rs, h, r, now)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			writes = append(writes, ch.Writes...)
 			steps = append(steps, ch.Steps...)
 		}
 	}
 	stats := func() error { return nil }
+	var boards []Board
 	if e.Stats && !eager && seen[domain.EventGameOver] {
 		fx, err := s.collectEffects(tx, gameID, id, data)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if stats, err = s.statsWrites(tx, gameID, id, data, fx, now); err != nil {
-			return nil, err
+		if stats, boards, err = s.statsWrites(tx, gameID, id, data, fx, now); err != nil {
+			return nil, nil, err
+		}
+	}
+	project := false
+	if e.Projection != nil {
+		for _, typ := range e.Projection.Events {
+			project = project || seen[typ]
 		}
 	}
 	return func() error {
@@ -129,7 +140,7 @@ func (s *Store) prepareEffects(ctx context.Context, tx *firestore.Transaction, g
 			}
 		}
 		return stats()
-	}, nil
+	}, projectionMarks(boards, project), nil
 }
 
 // runHandler reads what a handler needs and runs it.
@@ -172,7 +183,7 @@ func (x *execution) eager(ctx context.Context) {
 		data := map[string]any{fKind: x.entry.Kind(), "type": er.step.Type, fAt: er.at, "events": evs,
 			"actor": map[string]any{"id": er.step.Actor.ID, "name": er.step.Actor.Name, "role": string(er.step.Actor.Role), "game": er.step.Actor.Game}}
 		_ = x.st.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-			write, err := x.st.prepareEffects(ctx, tx, x.req.GameID, er.id, data, x.st.now(), true)
+			write, _, err := x.st.prepareEffects(ctx, tx, x.req.GameID, er.id, data, x.st.now(), true)
 			if err != nil {
 				return err
 			}

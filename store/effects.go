@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -25,13 +23,6 @@ const (
 
 // DefaultMode is the mode results are kept under when a game has no modes.
 const DefaultMode = "default"
-
-// Leaderboard sizes: Top entries are shown; up to LeaderboardPool are kept so a
-// shown player who slips down is replaced by the right one (docs/triggers.md).
-const (
-	LeaderboardTop  = 10
-	LeaderboardPool = 50
-)
 
 // Fields of an event record (games/{id}/events/{seq}) the effects use.
 const (
@@ -56,9 +47,6 @@ func LedgerID(gameID, eventID string, i int) string {
 	return id
 }
 
-// LeaderboardID is the id of the leaderboard of one kind and mode.
-func LeaderboardID(kind, mode string) string { return kind + "-" + mode }
-
 // Totals are one player's results in one kind and mode.
 type Totals struct {
 	Wins   int64 `json:"wins"`
@@ -69,63 +57,6 @@ type Totals struct {
 
 func (t Totals) add(u Totals) Totals {
 	return Totals{Wins: t.Wins + u.Wins, Losses: t.Losses + u.Losses, Draws: t.Draws + u.Draws, Played: t.Played + u.Played}
-}
-
-// LeaderEntry is one line of a leaderboard.
-type LeaderEntry struct {
-	PlayerID string `json:"playerId" firestore:"playerId"`
-	Name     string `json:"name" firestore:"name"`
-	Wins     int64  `json:"wins" firestore:"wins"`
-	Losses   int64  `json:"losses" firestore:"losses"`
-	Draws    int64  `json:"draws" firestore:"draws"`
-}
-
-// ranksBefore orders a leaderboard: more wins first, then fewer losses, then
-// player id. It is a strict total order.
-func (e LeaderEntry) ranksBefore(o LeaderEntry) bool {
-	if e.Wins != o.Wins {
-		return e.Wins > o.Wins
-	}
-	if e.Losses != o.Losses {
-		return e.Losses < o.Losses
-	}
-	return e.PlayerID < o.PlayerID
-}
-
-// Leaderboard is the document leaderboards/{kind}-{mode}.
-type Leaderboard struct {
-	Kind    string        `json:"kind" firestore:"kind"`
-	Mode    string        `json:"mode" firestore:"mode"`
-	Entries []LeaderEntry `json:"entries" firestore:"entries"` // the top LeaderboardTop, in order
-	Reserve []LeaderEntry `json:"reserve" firestore:"reserve"` // the next ones, in order, up to LeaderboardPool in all
-	// Complete is true while Entries and Reserve hold every player who has a
-	// result in this kind and mode.
-	Complete  bool      `json:"complete" firestore:"complete"`
-	UpdatedAt time.Time `json:"updatedAt" firestore:"updatedAt"`
-}
-
-// LeaderboardDoc reads leaderboards/{kind}-{mode}; a board nobody has played
-// yet is empty and complete.
-func (s *Store) LeaderboardDoc(ctx context.Context, kind, mode string) (Leaderboard, error) {
-	snap, err := s.FS.Collection(colLeaderboard).Doc(LeaderboardID(kind, mode)).Get(ctx)
-	if status.Code(err) == codes.NotFound {
-		return Leaderboard{Kind: kind, Mode: mode, Complete: true}, nil
-	}
-	if err != nil {
-		return Leaderboard{}, err
-	}
-	return decodeLeaderboard(snap, kind, mode)
-}
-
-func decodeLeaderboard(snap *firestore.DocumentSnapshot, kind, mode string) (Leaderboard, error) {
-	b := Leaderboard{Kind: kind, Mode: mode, Complete: true}
-	if !snap.Exists() {
-		return b, nil
-	}
-	if err := snap.DataTo(&b); err != nil {
-		return Leaderboard{}, fmt.Errorf("store: leaderboard %s: %w", snap.Ref.ID, err)
-	}
-	return b, nil
 }
 
 // PlayerTotals reads a player's totals in one kind and mode (zero when none).
@@ -291,44 +222,22 @@ func playersOf(tx *firestore.Transaction, s *Store, gameID string) ([]string, er
 	return ids, nil
 }
 
-// statsWrites reads the players and leaderboards an event record touches (one
-// batched read) and returns what writes the ledger entries, totals and
-// leaderboards, to call once every read of the transaction is done.
-func (s *Store) statsWrites(tx *firestore.Transaction, gameID, seq string, record map[string]any, fx *effects, now time.Time) (func() error, error) {
+// statsWrites returns what writes the ledger entries and the players'
+// totals of an event record's results, to call once every read of the
+// transaction is done, and the leaderboards the record changes. It reads
+// nothing: the totals (and their rankKey) are kept with increments, so the
+// transaction locks no player's document before its commit, and a player
+// in several games ending at once never makes one wait on another. It
+// writes no leaderboard: those are rebuilt by the tick from the players'
+// totals (leaderboards.go), so game ends of many players never queue on
+// one document.
+func (s *Store) statsWrites(tx *firestore.Transaction, gameID, seq string, record map[string]any, fx *effects, now time.Time) (func() error, []Board, error) {
 	if len(fx.awards) == 0 {
-		return func() error { return nil }, nil
+		return func() error { return nil }, nil, nil
 	}
-	refs := make([]*firestore.DocumentRef, 0, len(fx.players)+len(fx.boards))
-	for _, p := range fx.players {
-		refs = append(refs, s.playerRef(p))
-	}
+	boards := make([]Board, 0, len(fx.boards))
 	for _, b := range fx.boards {
-		refs = append(refs, s.FS.Collection(colLeaderboard).Doc(LeaderboardID(b.kind, b.mode)))
-	}
-	snaps, err := tx.GetAll(refs)
-	if err != nil {
-		return nil, err
-	}
-	names := map[string]string{}
-	totals := map[string]map[board]Totals{} // after this record
-	for i, p := range fx.players {
-		data := map[string]any{}
-		if snaps[i].Exists() {
-			data = snaps[i].Data()
-		}
-		names[p], _ = data["name"].(string)
-		totals[p] = map[board]Totals{}
-		for b, d := range fx.delta[p] {
-			totals[p][b] = totalsIn(data, b.kind, b.mode).add(d)
-		}
-	}
-	boards := make([]Leaderboard, len(fx.boards))
-	for i, b := range fx.boards {
-		lb, err := decodeLeaderboard(snaps[len(fx.players)+i], b.kind, b.mode)
-		if err != nil {
-			return nil, domain.Errorf(domain.EINVALID, "%v", err)
-		}
-		boards[i] = lb
+		boards = append(boards, Board{Kind: b.kind, Mode: b.mode})
 	}
 	return func() error {
 		at, _ := record[fAt].(time.Time)
@@ -357,73 +266,15 @@ func (s *Store) statsWrites(tx *firestore.Transaction, gameID, seq string, recor
 				k[b.mode] = map[string]any{
 					"wins": firestore.Increment(d.Wins), "losses": firestore.Increment(d.Losses),
 					"draws": firestore.Increment(d.Draws), "played": firestore.Increment(d.Played),
+					fRankKey: firestore.Increment(rankKey(d)), // rankKey is linear in wins and losses
 				}
 			}
 			if err := tx.Set(s.playerRef(p), map[string]any{"stats": stats}, firestore.MergeAll); err != nil {
 				return err
 			}
 		}
-		for i, b := range fx.boards {
-			var changed []LeaderEntry
-			for _, p := range fx.players {
-				if t, ok := totals[p][b]; ok {
-					changed = append(changed, LeaderEntry{PlayerID: p, Name: names[p], Wins: t.Wins, Losses: t.Losses, Draws: t.Draws})
-				}
-			}
-			lb := rerank(boards[i], changed)
-			lb.UpdatedAt = now
-			if err := tx.Set(s.FS.Collection(colLeaderboard).Doc(LeaderboardID(b.kind, b.mode)), lb); err != nil {
-				return err
-			}
-		}
 		return nil
-	}, nil
-}
-
-// rerank puts the new totals of the changed players into a leaderboard.
-//
-// The board keeps a pool (Entries then Reserve) that is exactly the best
-// len(pool) players, or every player while Complete. Players outside the pool
-// rank below its last entry as it was, so after the update every pool entry
-// that still ranks at or above that old last entry is certain; a changed
-// player below it (one who lost, or a newcomer) may have an unseen player
-// above them and is left out until they play again.
-func rerank(lb Leaderboard, changed []LeaderEntry) Leaderboard {
-	pool := append(append([]LeaderEntry(nil), lb.Entries...), lb.Reserve...)
-	sortEntries(pool) // tolerate a hand-edited board
-	var last *LeaderEntry
-	if len(pool) > 0 {
-		l := pool[len(pool)-1]
-		last = &l
-	}
-	isChanged := map[string]bool{}
-	for _, c := range changed {
-		isChanged[c.PlayerID] = true
-	}
-	next := make([]LeaderEntry, 0, len(pool)+len(changed))
-	for _, e := range pool {
-		if !isChanged[e.PlayerID] {
-			next = append(next, e)
-		}
-	}
-	for _, c := range changed {
-		if lb.Complete || (last != nil && !last.ranksBefore(c)) {
-			next = append(next, c)
-		}
-	}
-	sortEntries(next)
-	complete := lb.Complete
-	if len(next) > LeaderboardPool {
-		next, complete = next[:LeaderboardPool], false
-	}
-	top := min(len(next), LeaderboardTop)
-	out := Leaderboard{Kind: lb.Kind, Mode: lb.Mode, Complete: complete,
-		Entries: append([]LeaderEntry{}, next[:top]...), Reserve: append([]LeaderEntry{}, next[top:]...)}
-	return out
-}
-
-func sortEntries(es []LeaderEntry) {
-	sort.SliceStable(es, func(i, j int) bool { return es[i].ranksBefore(es[j]) })
+	}, boards, nil
 }
 
 // validID reports whether s can be a document id (and a path segment).

@@ -22,7 +22,7 @@ var effectsAt = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 // effectsStore is a Store on a fresh emulator project with a fixed clock.
 func effectsStore(t *testing.T) *store.Store {
 	t.Helper()
-	st := store.New(storetest.Client(t), domain.Registry{pig.Entry(), {Game: tilerace.RaceGame{}, Function: "TileRace", Effects: tilerace.Effects()}})
+	st := store.New(storetest.Client(t), domain.Registry{pig.Entry(), {Game: tilerace.RaceGame{}, Function: "TileRace", Effects: tilerace.Effects(), Projection: tilerace.LeaderboardProjection()}})
 	st.Now = func() time.Time { return effectsAt }
 	return st
 }
@@ -95,6 +95,9 @@ func TestApplyEffectsAwardsOnce(t *testing.T) {
 		require.Equal(t, effectsAt.Add(-time.Minute), got["at"].(time.Time).UTC())
 	}
 
+	// The board is the tick's: not there until a projection pass.
+	require.Nil(t, docData(t, st, "leaderboards/pig-zero-hour"), "the effects write no leaderboard")
+	project(t, st)
 	lb, err := st.LeaderboardDoc(ctx, "pig", "zero-hour")
 	require.NoError(t, err)
 	require.Equal(t, []store.LeaderEntry{
@@ -182,6 +185,7 @@ func TestApplyEffectsResults(t *testing.T) {
 				requireTotals(t, st, p, "pig", tc.mode, want)
 				require.NotNil(t, docData(t, st, "players/"+p+"/ledger/g1-2"), "ledger entry of %s", p)
 			}
+			project(t, st)
 			lb, err := st.LeaderboardDoc(ctx, "pig", tc.mode)
 			require.NoError(t, err)
 			require.Len(t, lb.Entries, len(tc.want), "leaderboard entries")
@@ -282,6 +286,7 @@ func TestLeaderboardOrderAcrossGames(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, applied, "round %d applied", r)
 	}
+	project(t, st)
 	lb, err := st.LeaderboardDoc(ctx, "pig", "classic")
 	require.NoError(t, err)
 	ids := func(es []store.LeaderEntry) []string {

@@ -97,6 +97,14 @@ func (e *env) totals(t *testing.T, player string) store.Totals {
 	return got
 }
 
+func (e *env) leaderboard(t *testing.T) store.Leaderboard {
+	t.Helper()
+	lb, err := e.st.LeaderboardDoc(context.Background(), tickerKind, store.DefaultMode)
+	require.NoError(t, err)
+	lb.UpdatedAt = time.Time{}
+	return lb
+}
+
 func (e *env) record(t *testing.T, gameID string, seq int64) store.EventRecord {
 	t.Helper()
 	recs, err := e.st.Events(context.Background(), gameID)

@@ -15,9 +15,9 @@ import (
 
 // TestGameEventTileRace: a record of a game with effects of its own (Tile
 // Race's points; its id {actor}~{actionId}, not a padded version) delivered
-// twice runs them once.
+// twice runs them once; the race's leaderboard follows in the tick.
 func TestGameEventTileRace(t *testing.T) {
-	e := newEnv(t, domain.Entry{Game: tilerace.RaceGame{}, Function: "TileRace", Effects: tilerace.Effects()})
+	e := newEnv(t, domain.Entry{Game: tilerace.RaceGame{}, Function: "TileRace", Effects: tilerace.Effects(), Projection: tilerace.LeaderboardProjection()})
 	ctx := context.Background()
 	_, err := e.st.FS.Doc("games/r1/events/t-1~a1").Set(ctx, map[string]any{
 		"seq": 0, "at": e.clock(), "kind": tilerace.Kind, "type": "complete", "pending": true,
@@ -35,6 +35,11 @@ func TestGameEventTileRace(t *testing.T) {
 	for range 2 {
 		require.NoError(t, e.tr.GameEvent(ctx, ev))
 	}
+	_, err = e.st.FS.Doc("games/r1/public/leaderboard").Get(ctx)
+	require.Error(t, err, "the points effect writes no leaderboard")
+	r, err := e.tr.RunTick(ctx, e.clock())
+	require.NoError(t, err)
+	require.Equal(t, triggers.TickReport{Projected: 1, Rebuilt: 1, Changed: 1}, r, "the tick projects the race")
 	snap, err := e.st.FS.Doc("games/r1/public/leaderboard").Get(ctx)
 	require.NoError(t, err)
 	var lb tilerace.RaceLeaderboard

@@ -26,6 +26,7 @@ const (
 	DefaultPendingAge = 3 * time.Second // a record younger than this is left to its trigger
 	DefaultWorkers    = 4               // games advanced (records swept) at once
 	DefaultMaxOutbox  = 100             // due outbox messages attempted per tick
+	DefaultMaxProject = 500             // event records the projection pass takes per tick
 )
 
 // Triggers runs the trigger functions against one Store.
@@ -36,8 +37,8 @@ type Triggers struct {
 	// Now is the tick's clock; nil uses Store.Now, then time.Now.
 	Now func() time.Time
 	// Bounds of one tick; zero uses the defaults above.
-	MaxGames, MaxPending, MaxOutbox, Workers int
-	PendingAge                               time.Duration
+	MaxGames, MaxPending, MaxOutbox, MaxProject, Workers int
+	PendingAge                                           time.Duration
 	// Log receives what the functions drop or skip; nil is slog.Default().
 	Log *slog.Logger
 }
@@ -168,6 +169,10 @@ type TickReport struct {
 	// Of those: delivered, to be retried again, given up (permanent
 	// failure), and attempts whose outcome could not be recorded.
 	Delivered, Retrying, GivenUp, OutboxErrors int
+	// The projection pass: event records it took, leaderboards and game
+	// projections it rebuilt, of those the ones it wrote (changed), and
+	// rebuilds that failed (taken again next tick).
+	Projected, Rebuilt, Changed, RebuildErrors int
 }
 
 // Tick is the function for the scheduler's Pub/Sub message: it runs one tick
@@ -176,18 +181,39 @@ func (t *Triggers) Tick(ctx context.Context, e event.Event) error {
 	r, err := t.RunTick(ctx, t.now())
 	t.log().Info("Tick", "id", e.ID(), "due", r.Due, "advanced", r.Advanced, "steps", r.Steps,
 		"skipped", r.Skipped, "failed", r.Failed, "pending", r.Pending, "applied", r.Applied, "errors", r.Errors,
-		"outboxDue", r.OutboxDue, "delivered", r.Delivered, "retrying", r.Retrying, "givenUp", r.GivenUp, "outboxErrors", r.OutboxErrors)
+		"outboxDue", r.OutboxDue, "delivered", r.Delivered, "retrying", r.Retrying, "givenUp", r.GivenUp, "outboxErrors", r.OutboxErrors,
+		"projected", r.Projected, "rebuilt", r.Rebuilt, "changed", r.Changed, "rebuildErrors", r.RebuildErrors)
 	return err
 }
 
 // RunTick advances every due game (up to MaxGames) of a registered kind, then applies the effects of event records still pending after
-// PendingAge (up to MaxPending). Each game and record is its own transaction:
-// one failure is logged and counted and the others go on. Running it twice, or
-// at once, applies nothing twice: Advance finds nothing due the second time
-// and ApplyEffects finds the record no longer pending.
+// PendingAge (up to MaxPending), then attempts the due outbox messages.
+// Alongside, the projection pass rebuilds the leaderboards and game
+// projections whose effects ran since the last pass (Project). Each game,
+// record and rebuild is its own transaction: one failure is logged and
+// counted and the others go on. Running it twice, or at once, applies
+// nothing twice: Advance finds nothing due the second time, ApplyEffects
+// finds the record no longer pending, and a rebuild writes what the
+// documents say.
 //
 // It returns an error only when a query for work failed.
 func (t *Triggers) RunTick(ctx context.Context, now time.Time) (TickReport, error) {
+	// The projection pass runs alongside the rest, so a slow sweep never
+	// makes a leaderboard staler than a tick.
+	var pr TickReport
+	var perr error
+	projected := make(chan struct{})
+	go func() {
+		defer close(projected)
+		pr, perr = t.Project(ctx, now)
+	}()
+	r, err := t.runTick(ctx, now)
+	<-projected
+	r.Projected, r.Rebuilt, r.Changed, r.RebuildErrors = pr.Projected, pr.Rebuilt, pr.Changed, pr.RebuildErrors
+	return r, errors.Join(err, perr)
+}
+
+func (t *Triggers) runTick(ctx context.Context, now time.Time) (TickReport, error) {
 	var r TickReport
 	var errs []error
 	due, err := t.Store.DueGames(ctx, now, orDefault(t.MaxGames, DefaultMaxGames))
@@ -248,6 +274,63 @@ func (t *Triggers) RunTick(ctx context.Context, now time.Time) (TickReport, erro
 	r.OutboxDue = len(out)
 	t.deliverDue(ctx, out, &r)
 	return r, errors.Join(errs...)
+}
+
+// Project runs one projection pass as of now (store.BeginProjection): up
+// to MaxProject event records whose effects were applied since the last
+// pass, every leaderboard they changed rebuilt from the players' totals and
+// every game projection they made due run, Workers at a time; then the
+// cursor moves past what is done. A failed rebuild is logged and counted,
+// and it and every record after its first are taken again by the next
+// pass. The report has only the projection fields. It returns an error
+// only when the pass could not start or the cursor could not move.
+func (t *Triggers) Project(ctx context.Context, now time.Time) (TickReport, error) {
+	var r TickReport
+	p, err := t.Store.BeginProjection(ctx, now, orDefault(t.MaxProject, DefaultMaxProject))
+	if err != nil || p == nil {
+		return r, err
+	}
+	r.Projected = p.Records()
+	var mu sync.Mutex
+	failedBoards, failedGames := map[store.Board]bool{}, map[string]bool{}
+	superseded := false
+	n := len(p.Boards)
+	t.each(n+len(p.Games), func(i int) {
+		var res store.Rebuilt
+		var err error
+		if i < n {
+			res, err = p.Leaderboard(ctx, p.Boards[i])
+		} else {
+			res, err = p.Project(ctx, p.Games[i-n])
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case errors.Is(err, store.ErrSuperseded):
+			superseded = true
+		case err != nil && domain.ErrorCode(err) == domain.EINVALID:
+			// It will not build however often it runs: leave it behind.
+			t.log().Error("Tick: projection dropped", "item", i, "err", err)
+		case err != nil:
+			if i < n {
+				failedBoards[p.Boards[i]] = true
+				t.log().Error("Tick: leaderboard rebuild failed", "kind", p.Boards[i].Kind, "mode", p.Boards[i].Mode, "err", err)
+			} else {
+				failedGames[p.Games[i-n].ID] = true
+				t.log().Error("Tick: projection failed", "game", p.Games[i-n].ID, "err", err)
+			}
+			r.RebuildErrors++
+		default:
+			r.Rebuilt++
+			if res.Changed {
+				r.Changed++
+			}
+		}
+	})
+	if superseded {
+		return r, nil // the newer pass does it all again
+	}
+	return r, p.Finish(ctx, failedBoards, failedGames)
 }
 
 // each runs f(0..n-1) on up to Workers goroutines.

@@ -107,7 +107,7 @@ func keepsHistory(typ string) bool {
 // a later action to undo (issue 20).
 func derived(slot string) bool {
 	switch slot {
-	case SlotPublicBoard, SlotHistory, SlotHistoryPart, SlotLedger, SlotLeaderboard, domain.SlotOutbox, SlotDiscordStatus:
+	case SlotPublicBoard, SlotHistory, SlotHistoryPart, SlotLedger, SlotPoints, SlotLeaderboard, domain.SlotOutbox, SlotDiscordStatus:
 		return true
 	}
 	return false
