@@ -276,21 +276,39 @@ func (t *Triggers) runTick(ctx context.Context, now time.Time) (TickReport, erro
 	return r, errors.Join(errs...)
 }
 
-// Project runs one projection pass as of now (store.BeginProjection): up
-// to MaxProject event records whose effects were applied since the last
-// pass, every leaderboard they changed rebuilt from the players' totals and
-// every game projection they made due run, Workers at a time; then the
-// cursor moves past what is done. A failed rebuild is logged and counted,
-// and it and every record after its first are taken again by the next
-// pass. The report has only the projection fields. It returns an error
-// only when the pass could not start or the cursor could not move.
+// Project runs the projection pass as of now (store.BeginProjection): up
+// to MaxProject event records marked due by their effects, every
+// leaderboard they changed rebuilt from the players' totals and every game
+// projection they made due run, Workers at a time; then their marks are
+// cleared. A failed rebuild is logged and counted, and the records that
+// asked for it stay due for the next pass. While a pass finds MaxProject
+// records and nothing failed, another follows (up to MaxProjectRounds), so
+// a backlog does not wait a tick per MaxProject records. The report has
+// only the projection fields. It returns an error only when a pass could
+// not start or its marks could not be cleared.
 func (t *Triggers) Project(ctx context.Context, now time.Time) (TickReport, error) {
 	var r TickReport
-	p, err := t.Store.BeginProjection(ctx, now, orDefault(t.MaxProject, DefaultMaxProject))
-	if err != nil || p == nil {
-		return r, err
+	limit := orDefault(t.MaxProject, DefaultMaxProject)
+	for range MaxProjectRounds {
+		n, failed, err := t.projectOnce(ctx, now, limit, &r)
+		if err != nil || n < limit || failed {
+			return r, err
+		}
 	}
-	r.Projected = p.Records()
+	return r, nil
+}
+
+// MaxProjectRounds bounds the passes of one tick's Project.
+const MaxProjectRounds = 4
+
+// projectOnce runs one pass, adding to r; it returns the records it took
+// and whether anything failed or was superseded.
+func (t *Triggers) projectOnce(ctx context.Context, now time.Time, limit int, r *TickReport) (int, bool, error) {
+	p, err := t.Store.BeginProjection(ctx, now, limit)
+	if err != nil || p == nil {
+		return 0, err != nil, err
+	}
+	r.Projected += p.Records()
 	var mu sync.Mutex
 	failedBoards, failedGames := map[store.Board]bool{}, map[string]bool{}
 	superseded := false
@@ -328,9 +346,10 @@ func (t *Triggers) Project(ctx context.Context, now time.Time) (TickReport, erro
 		}
 	})
 	if superseded {
-		return r, nil // the newer pass does it all again
+		return p.Records(), true, nil // the newer pass does it all again
 	}
-	return r, p.Finish(ctx, failedBoards, failedGames)
+	failed := len(failedBoards)+len(failedGames) > 0
+	return p.Records(), failed, p.Finish(ctx, failedBoards, failedGames)
 }
 
 // each runs f(0..n-1) on up to Workers goroutines.

@@ -3,6 +3,7 @@ package triggers_test
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"cloud.google.com/go/firestore"
 	"sync"
@@ -342,4 +343,30 @@ func TestGameEventOutOfOrder(t *testing.T) {
 	require.NoError(t, e.tr.GameEvent(ctx, second))
 	require.Equal(t, store.Totals{Wins: 2, Played: 2}, e.totals(t, "ann"))
 	require.Equal(t, store.Totals{Losses: 2, Played: 2}, e.totals(t, "bob"))
+}
+
+// TestTickProjectsABacklog: a pass takes up to MaxProject records; while
+// one is full, another follows in the same tick, so a backlog larger than
+// a pass is still projected at once. Each board is rebuilt once per pass
+// however many records ask for it.
+func TestTickProjectsABacklog(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	for i := range 5 {
+		id := fmt.Sprintf("g%d", i)
+		e.create(t, id, tickerState{})
+		e.win(t, id)
+		_, err := e.st.ApplyEffects(ctx, id, store.EventID(1))
+		require.NoError(t, err)
+	}
+	e.tr.MaxProject = 2
+	r, err := e.tr.RunTick(ctx, e.clock())
+	require.NoError(t, err)
+	// The first pass already sees every game's totals: the others find
+	// the board as it should be and write nothing.
+	require.Equal(t, triggers.TickReport{Projected: 5, Rebuilt: 3, Changed: 1}, r, "passes of 2, 2 and 1 records")
+	require.Equal(t, []store.LeaderEntry{{PlayerID: "ann", Wins: 5}, {PlayerID: "bob", Losses: 5}}, e.leaderboard(t).Entries)
+	r, err = e.tr.RunTick(ctx, e.clock())
+	require.NoError(t, err)
+	require.Equal(t, triggers.TickReport{}, r)
 }
