@@ -5,6 +5,8 @@ import (
 	"os"
 	"reflect"
 	"testing"
+
+	"github.com/meeple-games/meeple/emulator/stack"
 )
 
 // readJSON decodes a file of the module root into v.
@@ -45,6 +47,54 @@ func TestFirebaseJSON(t *testing.T) {
 	}
 	if cfg.Emulators.UI.Enabled == nil || *cfg.Emulators.UI.Enabled {
 		t.Errorf("emulators.ui.enabled: want false")
+	}
+}
+
+// TestFirebaseHostingConfig: firebase.json's hosting serves the built web client
+// (web/dist) with the headers the local stack sends (stack.WebHeaders, with
+// the production origins in connect-src) and the same cache policy: every
+// path revalidated, /assets/** (content-hashed names) kept for a year. The
+// /assets/** rule comes last: where rules overlap, Hosting applies the
+// last one's header.
+func TestFirebaseHostingConfig(t *testing.T) {
+	var cfg struct {
+		Hosting struct {
+			Public   string
+			Rewrites []json.RawMessage
+			Headers  []struct {
+				Source  string
+				Headers []stack.Header
+			}
+		}
+	}
+	readJSON(t, "firebase.json", &cfg)
+	h := cfg.Hosting
+	if h.Public != "web/dist" {
+		t.Errorf("hosting.public %q, want web/dist (the client's build)", h.Public)
+	}
+	if len(h.Rewrites) != 0 {
+		t.Errorf("hosting.rewrites: want none (the client routes by #hash; a catch-all would answer a missing asset with index.html)")
+	}
+	want := []struct {
+		source  string
+		headers []stack.Header
+	}{
+		{"**", append(stack.WebHeaders(stack.ProductionConnect...), stack.Header{Key: "Cache-Control", Value: stack.PageCacheControl})},
+		{"/assets/**", []stack.Header{{Key: "Cache-Control", Value: stack.AssetsCacheControl}}},
+	}
+	if len(h.Headers) != len(want) {
+		t.Fatalf("hosting.headers: %d rules, want %d (** then /assets/**)", len(h.Headers), len(want))
+	}
+	for i, w := range want {
+		got := h.Headers[i]
+		if got.Source != w.source {
+			t.Errorf("hosting.headers[%d].source %q, want %q", i, got.Source, w.source)
+			continue
+		}
+		if !reflect.DeepEqual(got.Headers, w.headers) {
+			b, _ := json.MarshalIndent(w.headers, "        ", "  ")
+			t.Errorf("hosting.headers %q:\n got  %+v\n want (stack.WebHeaders and the cache policy):\n        %s", w.source, got.Headers, b)
+		}
 	}
 }
 

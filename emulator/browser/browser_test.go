@@ -89,6 +89,11 @@ func TestWebClientInChromium(t *testing.T) {
 			if err != nil {
 				t.Fatalf("web/tests/%s failed (%v); screenshots in web/test-results/", tc.script, err)
 			}
+			// The scripts print every console error; Chromium reports each
+			// thing the Content-Security-Policy blocked as one, naming it.
+			if bytes.Contains(out, []byte("Content Security Policy")) {
+				t.Fatalf("web/tests/%s: the page broke its Content-Security-Policy (stack.WebCSP; see the log above)", tc.script)
+			}
 			if !regexp.MustCompile(`(?m)^BROWSER-METRICS \{.*"` + tc.figure + `"`).Match(out) {
 				t.Fatalf("web/tests/%s printed no %s: did it run?", tc.script, tc.figure)
 			}

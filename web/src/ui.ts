@@ -12,6 +12,10 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
       el.addEventListener(k.slice(2), v as EventListener);
     } else if (k === "value" && "value" in el) {
       (el as HTMLInputElement).value = String(v);
+    } else if (k === "style") {
+      // Through the CSSOM: the Content-Security-Policy (style-src 'self')
+      // refuses a style attribute, not a style set from script.
+      el.style.cssText = String(v);
     } else {
       el.setAttribute(k, v === true ? "" : String(v));
     }
