@@ -2,7 +2,6 @@ package domain
 
 import (
 	"reflect"
-	"sort"
 	"strings"
 )
 
@@ -35,7 +34,10 @@ type ActionDocer interface {
 // Field is one request field as the reference shows it.
 type Field struct {
 	Name string
-	Type string // JSON type: string, integer, number, boolean, array of …, object
+	// Type is what the field holds: its declared kind (id, one of …,
+	// integer 0 to 600, https URL, text ≤ 80, array ≤ 12 of …) or, for a
+	// boolean or an object, its JSON type.
+	Type string
 }
 
 // Fields lists the fields of an action's request, the platform's first.
@@ -58,34 +60,52 @@ func ProbeMessage(payload any) string {
 	return `unknown field "` + ProbeField + `": this action takes ` + strings.Join(known, ", ")
 }
 
-// FieldsOf lists the JSON fields of a request struct with their JSON types,
-// sorted by name (embedded structs' included).
+// FieldsOf lists the JSON fields of a request struct with what each holds
+// (its declared kind, or its JSON type: fields.go), sorted by name
+// (embedded structs' included).
 func FieldsOf(v any) []Field {
-	t := reflect.TypeOf(v)
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == nil || t.Kind() != reflect.Struct {
+	spec := specOf(reflect.TypeOf(v))
+	if spec == nil {
 		return nil
 	}
-	var out []Field
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" || (!f.IsExported() && !f.Anonymous) {
-			continue
-		}
-		if f.Anonymous && name == "" {
-			out = append(out, FieldsOf(reflect.New(f.Type).Interface())...)
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out = append(out, Field{Name: name, Type: jsonType(f.Type)})
+	out := make([]Field, 0, len(spec.fields))
+	for _, f := range spec.fields {
+		out = append(out, Field{Name: f.name, Type: f.describe()})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// PlatformRequest declares the request fields the platform reads itself,
+// with their kinds (fields.go): the functions layer checks every request's
+// with these tags before anything else, and the API reference shows them
+// (PlatformField).
+type PlatformRequest struct {
+	GameID   string `json:"gameId" field:"id"`
+	ActionID string `json:"actionId" field:"id"`
+	// Version is the game version the client acted on.
+	Version *int64 `json:"version" field:"int,min=0,max=9007199254740991"`
+	// Seed is a create's chosen seed (the local stack only).
+	Seed string `json:"seed" field:"text,max=128"`
+	// RoomCode is a join's room code, typed by a person: case and spaces
+	// are ignored, and what is left must be an id (CheckKey).
+	RoomCode string `json:"roomCode" field:"text,max=32"`
+	// Password is checked for length by the action (Passworder).
+	Password string `json:"password" field:"text,max=72"`
+}
+
+// PlatformField is the reference's entry for a field the platform reads
+// itself (a PlatformRequest field: seed, roomCode, password); note, when not
+// empty, says when it applies.
+func PlatformField(name, note string) Field {
+	for _, f := range FieldsOf(PlatformRequest{}) {
+		if f.Name == name {
+			if note != "" {
+				f.Type += " (" + note + ")"
+			}
+			return f
+		}
+	}
+	panic("domain.PlatformField: no platform field " + name)
 }
 
 func jsonType(t reflect.Type) string {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 )
 
@@ -16,9 +17,11 @@ var Envelope = []string{"gameId", "actionId", "type", "version"}
 // envelope's fields are skipped, and the platform has already taken out
 // what it handles itself: a create's seed, a join's roomCode, a password).
 // It is strict: a field v does not name is refused, naming it and the fields
-// the action takes, so a typo surfaces instead of being ignored. A nil v
-// takes no fields. An empty payload counts as {}. Every game's rules decode
-// with it.
+// the action takes, so a typo surfaces instead of being ignored. Then every
+// field sent is checked against the kind its `field` tag declares (an id, an
+// enum, a bounded number, an https URL, text, a bounded list: fields.go). A
+// nil v takes no fields. An empty payload counts as {}. Every game's rules
+// decode with it. A message echoes at most 64 characters of what was sent.
 //
 // Errors: EINVALID, naming the field at fault.
 func DecodePayload(p json.RawMessage, v any) error {
@@ -57,9 +60,12 @@ func DecodePayload(p json.RawMessage, v any) error {
 	if err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return Errorf(EINVALID, "field %q must be %s", te.Field, jsonKind(te.Type.Kind().String()))
+			return Errorf(EINVALID, "field %s must be %s", Quote(te.Field), jsonKind(te.Type.Kind().String()))
 		}
 		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			if f, err := strconv.Unquote(field); err == nil {
+				field = Quote(f) // a name sent is echoed cut short
+			}
 			known := FieldNames(v)
 			if len(known) == 0 {
 				return Errorf(EINVALID, "unknown field %s: this action takes no fields", field)
@@ -68,7 +74,28 @@ func DecodePayload(p json.RawMessage, v any) error {
 		}
 		return Errorf(EINVALID, "malformed payload: the request body must be a JSON object")
 	}
+	// Then what each field holds, by the kind its tag declares (fields.go).
+	if s := specOf(reflect.TypeOf(v)); s != nil {
+		return s.check("", m)
+	}
 	return nil
+}
+
+// CheckPayload checks a payload as the action documented with payload (a
+// zero value of its request struct, nil for none) decodes it, into a value
+// of its own: the platform runs it before any game code, so a field's kind
+// is enforced whichever code reads it, and when.
+//
+// Errors: as DecodePayload.
+func CheckPayload(p json.RawMessage, payload any) error {
+	if payload == nil {
+		return DecodePayload(p, nil)
+	}
+	t := reflect.TypeOf(payload)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return DecodePayload(p, reflect.New(t).Interface())
 }
 
 // FieldNames lists the JSON field names a struct (or pointer to one) decodes,

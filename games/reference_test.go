@@ -44,6 +44,24 @@ func TestActionDocsAreTheActions(t *testing.T) {
 	}
 }
 
+// TestEveryFieldDeclaresItsKind: every string, number, array, map or JSON
+// field of every action's documented payload, nested objects' included,
+// declares what it holds in a `field` tag (domain/fields.go) that fits its
+// type, so the one decoder checks it before any game code runs and the
+// reference shows it. A new action or field without one fails here.
+func TestEveryFieldDeclaresItsKind(t *testing.T) {
+	fields := 0
+	for _, e := range All() {
+		for _, d := range e.Game.(domain.ActionDocer).ActionDocs() {
+			for _, err := range domain.CheckTags(d.Payload) {
+				t.Errorf("%s %s: %v", e.Kind(), d.Type, err)
+			}
+			fields += len(domain.DescribeFields(d.Payload)) + len(d.Platform)
+		}
+	}
+	t.Logf("%d fields of documented actions, each declaring its kind", fields)
+}
+
 // TestActionDocsAreWhatTheCodeDecodes: each action is sent with a field no
 // action takes to the code that decodes it before reading anything (Plan, or
 // the quick-match queue); the refusal must name exactly the documented

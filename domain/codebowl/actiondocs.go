@@ -5,7 +5,7 @@ import "github.com/meeple-games/meeple/domain"
 // PlaceRequest is the payload of "place": every living player of the
 // placing coach's team on his half, at once.
 type PlaceRequest struct {
-	Positions []Placement `json:"positions"`
+	Positions []Placement `json:"positions" field:"list,max=7"` // at most TeamSize
 }
 
 // ActionDocs implements domain.ActionDocer.
@@ -17,9 +17,9 @@ func (PlatformGame) ActionDocs() []domain.ActionDoc {
 		{Type: ActionEditTeam, Payload: EditTeamRequest{}, Who: "the team's coach", Summary: "rename a team or its players"},
 		{Type: ActionRestartTeam, Payload: RestartTeamRequest{}, Who: "the team's coach", Summary: "replace a team's dead players with new ones (new ids; survivors kept)"},
 		{Type: domain.ActionCreate, Payload: CreateRequest{}, Who: "a coach with a team", Summary: "open a match with one of your teams",
-			Platform: []domain.Field{{Name: "seed", Type: "string (local stack only)"}}},
+			Platform: []domain.Field{domain.PlatformField("seed", "local stack only")}},
 		{Type: domain.ActionJoin, Payload: JoinRequest{}, Who: "a coach with a team, not the host", Summary: "take the other side with one of your teams",
-			Platform: []domain.Field{{Name: "roomCode", Type: "string"}}},
+			Platform: []domain.Field{domain.PlatformField("roomCode", "")}},
 		{Type: ActionPlace, Payload: PlaceRequest{}, Who: "the coach who places now (setup)", Summary: "place your players for the kick-off"},
 		{Type: ActionMove, Payload: MoveRequest{}, Who: active, Summary: "move a player along a path (pick up the ball on the way, attack an enemy at the end, score)"},
 		{Type: ActionStandUp, Payload: MoveRequest{}, Who: active, Summary: "stand a player up (optionally moving on)"},

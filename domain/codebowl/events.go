@@ -92,9 +92,9 @@ type SetupStartedData struct {
 
 // Placement is one player's square in a place action and its event.
 type Placement struct {
-	Player string `json:"player"`
-	X      int    `json:"x"`
-	Y      int    `json:"y"`
+	Player string `json:"player" field:"id"`
+	X      int    `json:"x" field:"coord"`
+	Y      int    `json:"y" field:"coord"`
 }
 
 // PlacedData is the data of EventPlaced.

@@ -8,8 +8,8 @@ import (
 
 // MoveRequest is the payload of "move" (and, with no path, "standUp").
 type MoveRequest struct {
-	Player string   `json:"player"`
-	Path   []Square `json:"path"`
+	Player string   `json:"player" field:"id"`
+	Path   []Square `json:"path" field:"list,max=32"` // at most maxPath steps
 }
 
 // move: one player's action (ruling 4). Payload: player (id) and path, the

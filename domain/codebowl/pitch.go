@@ -3,8 +3,8 @@ package codebowl
 // Square is one tile of the pitch. Row 0 is the top edge, column 0 the left
 // (home) end.
 type Square struct {
-	X int `json:"x"`
-	Y int `json:"y"`
+	X int `json:"x" field:"coord"`
+	Y int `json:"y" field:"coord"`
 }
 
 // offPitch is the position of a player who is not on the pitch (not placed

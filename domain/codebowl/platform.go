@@ -61,34 +61,34 @@ type ChatLimit struct {
 // CreateRequest is the payload of "create": the coach's team and the
 // match options.
 type CreateRequest struct {
-	TeamID       string `json:"teamId"`
-	TurnSeconds  int    `json:"turnSeconds"`
-	TurnsPerHalf int    `json:"turnsPerHalf"`
+	TeamID       string `json:"teamId" field:"id"`
+	TurnSeconds  int    `json:"turnSeconds" field:"int,min=-1,max=600"` // 0: DefaultTurnSeconds; NoTimer (-1): none; else MinTurnSeconds to MaxTurnSeconds
+	TurnsPerHalf int    `json:"turnsPerHalf" field:"int,min=0,max=16"`  // 0: DefaultTurnsPerHalf; at most MaxTurnsPerHalf
 	Armor        bool   `json:"armor"`
 	Private      bool   `json:"private"`
 }
 
 // JoinRequest is the payload of "join" (besides the platform's roomCode).
 type JoinRequest struct {
-	TeamID string `json:"teamId"`
+	TeamID string `json:"teamId" field:"id"`
 }
 
 // EditTeamRequest is the payload of "editTeam".
 type EditTeamRequest struct {
-	TeamID string `json:"teamId"`
+	TeamID string `json:"teamId" field:"id"`
 	TeamSpec
 }
 
 // RestartTeamRequest is the payload of "restartTeam": one spec per dead
 // player in slot order, or none for rookies.
 type RestartTeamRequest struct {
-	TeamID  string       `json:"teamId"`
-	Players []PlayerSpec `json:"players"`
+	TeamID  string       `json:"teamId" field:"id"`
+	Players []PlayerSpec `json:"players" field:"list,max=7"` // at most TeamSize
 }
 
 // ChatRequest is the payload of "chat".
 type ChatRequest struct {
-	Text string `json:"text"`
+	Text string `json:"text" field:"text,max=280"` // at most ChatMaxRunes
 }
 
 // PlatformGame is CodeBowl as the platform drives it: the match is a

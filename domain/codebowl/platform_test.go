@@ -205,7 +205,7 @@ func TestChat(t *testing.T) {
 		long += "a"
 	}
 	require.ErrorContains(t, say(ann, "c12", long), "at most 280")
-	require.ErrorContains(t, say(ann, "c13", "two\nlines"), "printable")
+	require.ErrorContains(t, say(ann, "c13", "two\nlines"), "text may not contain control characters")
 	var msgs []ChatMessage
 	var keys []string
 	for id, raw := range w.Docs {

@@ -13,7 +13,7 @@ const QuickMatchQueue = "default"
 // QueueRequest is the payload of "quickMatch" (and "leaveQueue"): the team
 // the coach plays with.
 type QueueRequest struct {
-	TeamID string `json:"teamId"`
+	TeamID string `json:"teamId" field:"id"`
 }
 
 func queueRequest(payload json.RawMessage) (QueueRequest, error) {

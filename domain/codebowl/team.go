@@ -45,19 +45,19 @@ type Team struct {
 
 // PlayerSpec is what a coach chooses for a player.
 type PlayerSpec struct {
-	Name  string `json:"name"`
-	Image string `json:"image,omitempty"`
-	ST    int    `json:"st"`
-	AG    int    `json:"ag"`
-	MV    int    `json:"mv"`
-	AR    int    `json:"ar,omitempty"` // 0 on every player: DefaultArmor each
+	Name  string `json:"name" field:"text,max=30"`            // at most MaxPlayerName
+	Image string `json:"image,omitempty" field:"url,max=500"` // at most MaxImageURL
+	ST    int    `json:"st" field:"int,min=0,max=12"`
+	AG    int    `json:"ag" field:"int,min=0,max=12"`
+	MV    int    `json:"mv" field:"int,min=0,max=12"`
+	AR    int    `json:"ar,omitempty" field:"int,min=0,max=6"` // 0 on every player: DefaultArmor each
 }
 
 // TeamSpec is what a coach chooses for a team.
 type TeamSpec struct {
-	Name    string       `json:"name"`
-	Image   string       `json:"image,omitempty"`
-	Players []PlayerSpec `json:"players"`
+	Name    string       `json:"name" field:"text,max=40"`            // at most MaxTeamName
+	Image   string       `json:"image,omitempty" field:"url,max=500"` // at most MaxImageURL
+	Players []PlayerSpec `json:"players" field:"list,max=7"`          // TeamSize
 }
 
 // Alive returns how many of t's players are not dead.

@@ -13,9 +13,9 @@ const SlotMode = "mode"
 // CreateRequest is the payload of a DashDice "create" (and of the game a
 // quickMatch pair plays).
 type CreateRequest struct {
-	Mode        string `json:"mode"`
-	Private     bool   `json:"private"`     // reserve a room code for a friend
-	TurnSeconds *int   `json:"turnSeconds"` // absent: 30 s; 0: no timer
+	Mode        string `json:"mode" field:"id"`                       // built in or an operator's: the game checks which
+	Private     bool   `json:"private"`                               // reserve a room code for a friend
+	TurnSeconds *int   `json:"turnSeconds" field:"int,min=0,max=600"` // absent: 30 s; 0: no timer; else MinTurnSeconds to MaxTurnSeconds
 }
 
 // Game is DashDice as the platform drives it: a one-document game (Rules)

@@ -254,7 +254,7 @@ func TestCall(t *testing.T) {
 			{"stranger", joined(t, "classic"), carol, `{"call":"odd"}`, domain.EFORBIDDEN, "not a player"},
 			{"waiting", waiting(t, "classic"), alice, `{"call":"odd"}`, domain.ECONFLICT, "nothing to call"},
 			{"gameplay", playing(t, "classic", SeatHost), bob, `{"call":"odd"}`, domain.ECONFLICT, "nothing to call"},
-			{"bad value", joined(t, "classic"), bob, `{"call":"seven"}`, domain.EINVALID, `"odd" or "even"`},
+			{"bad value", joined(t, "classic"), bob, `{"call":"seven"}`, domain.EINVALID, `call must be one of odd, even, not "seven"`},
 			{"missing", joined(t, "classic"), bob, `{}`, domain.EINVALID, `"odd" or "even"`},
 			{"wrong type", joined(t, "classic"), bob, `{"call":5}`, domain.EINVALID, `"call" must be a string`},
 			{"malformed", joined(t, "classic"), bob, `{"call":`, domain.EINVALID, "malformed"},

@@ -5,22 +5,22 @@ import "github.com/meeple-games/meeple/domain"
 // BuyRequest is the payload of "buy": a unit on a free hex next to a spawn
 // structure the buyer holds.
 type BuyRequest struct {
-	Unit UnitType `json:"unit"`
-	Q    *int     `json:"q"`
-	R    *int     `json:"r"`
+	Unit UnitType `json:"unit" field:"enum=marine|sniper|hoverbike|mech"`
+	Q    *int     `json:"q" field:"coord"`
+	R    *int     `json:"r" field:"coord"`
 }
 
 // TroopRequest is the payload of "move" and "attack": a troop and the hex it
 // moves to or attacks.
 type TroopRequest struct {
-	Troop *int `json:"troop"`
-	Q     *int `json:"q"`
-	R     *int `json:"r"`
+	Troop *int `json:"troop" field:"int,min=0,max=1000000"`
+	Q     *int `json:"q" field:"coord"`
+	R     *int `json:"r" field:"coord"`
 }
 
 // EmoteRequest is the payload of "emote".
 type EmoteRequest struct {
-	Emote string `json:"emote"`
+	Emote string `json:"emote" field:"enum=hello|goodMove|gg|oops|wellPlayed|thanks|hurry|wow"`
 }
 
 // OrdersRequest is the payload of "orders" (simultaneous mode): the round's
@@ -36,9 +36,9 @@ func (PlatformGame) ActionDocs() []domain.ActionDoc {
 	player := "a player of the match"
 	return []domain.ActionDoc{
 		{Type: domain.ActionCreate, Payload: CreateRequest{}, Who: "any signed-in player (the host)", Summary: "open a match: map size and seed, timer, turn mode",
-			Platform: []domain.Field{{Name: "seed", Type: "string (local stack only)"}}},
+			Platform: []domain.Field{domain.PlatformField("seed", "local stack only")}},
 		{Type: ActionJoin, Who: "any signed-in player but the host", Summary: "take the second seat",
-			Platform: []domain.Field{{Name: "roomCode", Type: "string"}}},
+			Platform: []domain.Field{domain.PlatformField("roomCode", "")}},
 		{Type: ActionBuy, Payload: BuyRequest{}, Who: turn, Summary: "buy a unit onto a hex next to a spawn structure you hold"},
 		{Type: ActionMove, Payload: TroopRequest{}, Who: turn, Summary: "move a troop"},
 		{Type: ActionAttack, Payload: TroopRequest{}, Who: turn, Summary: "attack the hex with a troop"},

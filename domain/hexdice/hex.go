@@ -4,8 +4,8 @@ package hexdice
 // south-east; the third cube coordinate is s = -q-r. The map is a hexagon
 // centred on (0,0).
 type Hex struct {
-	Q int `json:"q"`
-	R int `json:"r"`
+	Q int `json:"q" field:"coord"`
+	R int `json:"r" field:"coord"`
 }
 
 // directions are the six neighbour offsets, clockwise from east.

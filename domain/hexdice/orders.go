@@ -15,25 +15,25 @@ import (
 type Orders struct {
 	// Round is the round the orders are for; the rules ignore orders of any
 	// other round, so a stored document needs no cleaning up.
-	Round int `json:"round"`
+	Round int `json:"round" field:"int,min=0,max=1000"`
 	// Submitted: locked in. Saved but not submitted orders are submitted as
 	// they are when the planning timer runs out.
 	Submitted bool         `json:"submitted"`
-	Troops    []TroopOrder `json:"troops,omitempty"` // at most one per troop, by troop id
-	Buys      []BuyOrder   `json:"buys,omitempty"`
+	Troops    []TroopOrder `json:"troops,omitempty" field:"list,max=200"` // at most one per troop, by troop id
+	Buys      []BuyOrder   `json:"buys,omitempty" field:"list,max=50"`    // at most maxBuys
 }
 
 // TroopOrder is what one troop does: move to a hex, attack a hex (from
 // where it ends its move), either or both.
 type TroopOrder struct {
-	Troop  int  `json:"troop"`
+	Troop  int  `json:"troop" field:"int,min=0,max=1000000"`
 	Move   *Hex `json:"move,omitempty"`
 	Attack *Hex `json:"attack,omitempty"`
 }
 
 // BuyOrder buys a troop on a hex; it appears after the round's attacks.
 type BuyOrder struct {
-	Unit UnitType `json:"unit"`
+	Unit UnitType `json:"unit" field:"enum=marine|sniper|hoverbike|mech"`
 	Hex
 }
 

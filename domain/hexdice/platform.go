@@ -33,14 +33,16 @@ const QuickMatchQueue = "default"
 // field may be left out: medium, the default timer (90 s), alternating,
 // public, the game id as map seed.
 type CreateRequest struct {
-	Size        Size     `json:"size"`
-	TurnSeconds int      `json:"turnSeconds"`
-	Mode        TurnMode `json:"mode"`
+	Size Size `json:"size" field:"enum=small|medium|large"`
+	// TurnSeconds is one of DefaultConfig's timers; there is no "no timer"
+	// (0 is refused).
+	TurnSeconds int      `json:"turnSeconds" field:"enum=60|90|120"`
+	Mode        TurnMode `json:"mode" field:"enum=alternating|simultaneous"`
 	// Private: joined with the room code only, never listed.
 	Private bool `json:"private"`
 	// MapSeed picks the map (public; at most 200 bytes): the same seed and
 	// size give the same map.
-	MapSeed string `json:"mapSeed"`
+	MapSeed string `json:"mapSeed" field:"text,max=200"`
 }
 
 // PreviewRequest is the payload of "preview". Troop, when given, is the

@@ -232,7 +232,7 @@ func TestBuy(t *testing.T) {
 		{"not enough coins", poor, alice, `{"unit":"mech","q":0,"r":-4}`, domain.ECONFLICT, "a mech costs 350 coins, you have 349"},
 		{"not your turn", g, bob, `{"unit":"marine","q":0,"r":4}`, domain.ECONFLICT, "not your turn"},
 		{"a stranger", g, carol, `{"unit":"marine","q":0,"r":-4}`, domain.EFORBIDDEN, ""},
-		{"unknown unit", g, alice, `{"unit":"tank","q":0,"r":-4}`, domain.EINVALID, `unit must be marine, sniper, hoverbike or mech, not "tank"`},
+		{"unknown unit", g, alice, `{"unit":"tank","q":0,"r":-4}`, domain.EINVALID, `unit must be one of marine, sniper, hoverbike, mech, not "tank"`},
 		{"no unit", g, alice, `{"q":0,"r":-4}`, domain.EINVALID, "unit must be"},
 		{"not next to a spawn", g, alice, `{"unit":"marine","q":0,"r":0}`, domain.EINVALID, "not a free passable hex next to"},
 		{"a troop there", g, alice, `{"unit":"marine","q":-1,"r":-4}`, domain.EINVALID, "not a free passable hex"},

@@ -8,29 +8,29 @@ import (
 
 // UploadRequest is the payload of "uploadBoard".
 type UploadRequest struct {
-	Board   json.RawMessage `json:"board"`   // the board file
-	Name    *string         `json:"name"`    // overrides the file's name
-	Lenient bool            `json:"lenient"` // accept boards with rules the engine keeps as text
-	DryRun  bool            `json:"dryRun"`  // check only: store nothing
+	Board   json.RawMessage `json:"board" field:"json"`       // the board file
+	Name    *string         `json:"name" field:"text,max=24"` // overrides the file's name
+	Lenient bool            `json:"lenient"`                  // accept boards with rules the engine keeps as text
+	DryRun  bool            `json:"dryRun"`                   // check only: store nothing
 }
 
 // GetBoardRequest is the payload of "getBoard".
 type GetBoardRequest struct {
-	Board string `json:"board"` // a built-in board id or an uploaded board's id
+	Board string `json:"board" field:"id"` // a built-in board id or an uploaded board's id
 }
 
 // SimulateRequest is the payload of "simulateBoard".
 type SimulateRequest struct {
-	Board   json.RawMessage `json:"board"` // a board id, or a board file
-	Games   int             `json:"games"`
-	Players int             `json:"players"`
-	Seed    string          `json:"seed"`
+	Board   json.RawMessage `json:"board" field:"json,orid"`          // a board id, or a board file
+	Games   int             `json:"games" field:"int,min=0,max=200"`  // 0: DefaultSimGames; at most MaxSimGames
+	Players int             `json:"players" field:"int,min=0,max=12"` // 0: 4; else MinPlayers to MaxPlayers
+	Seed    string          `json:"seed" field:"text,max=128"`
 	Lenient bool            `json:"lenient"`
 }
 
 // RemovePlayerRequest is the payload of "removePlayer".
 type RemovePlayerRequest struct {
-	PlayerID string `json:"playerId"`
+	PlayerID string `json:"playerId" field:"id"`
 }
 
 // ActionDocs implements domain.ActionDocer.
@@ -41,9 +41,9 @@ func (PlatformGame) ActionDocs() []domain.ActionDoc {
 	}
 	return []domain.ActionDoc{
 		{Type: domain.ActionCreate, Payload: CreateRequest{}, Who: "any signed-in player (the host)", Summary: "open a game on a board",
-			Platform: []domain.Field{{Name: "seed", Type: "string (local stack only)"}}},
+			Platform: []domain.Field{domain.PlatformField("seed", "local stack only")}},
 		{Type: ActionJoin, Who: "any signed-in player, before the start", Summary: "take a seat",
-			Platform: []domain.Field{{Name: "roomCode", Type: "string"}}},
+			Platform: []domain.Field{domain.PlatformField("roomCode", "")}},
 		{Type: ActionStart, Who: "the host", Summary: "start the game with the players seated"},
 		{Type: ActionRemovePlayer, Payload: RemovePlayerRequest{}, Who: "the host (anyone) or a player (themselves)", Summary: "take a player out of the game"},
 		input(ActionRoll, "roll the dice the game awaits"),

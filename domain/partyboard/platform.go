@@ -84,9 +84,9 @@ func Create(src BoardSource, a domain.Action, env domain.Env) (Game, bool, error
 // room code; a private one can be joined only with it. TurnSeconds is the
 // input timer (0: none).
 type CreateRequest struct {
-	Board       string `json:"board"`
+	Board       string `json:"board" field:"id"`
 	Private     bool   `json:"private"`
-	TurnSeconds int    `json:"turnSeconds"`
+	TurnSeconds int    `json:"turnSeconds" field:"int,min=0,max=86400"` // 0: no timer; else MinTurnSeconds to MaxTurnSeconds
 }
 
 // Kind implements domain.Game.
@@ -110,9 +110,6 @@ func (p PlatformGame) Plan(a domain.Action) (domain.Plan, error) {
 		}
 		if req.Board == "" {
 			return domain.Plan{}, domain.Errorf(domain.EINVALID, "board is required: a built-in board id or an uploaded board's id")
-		}
-		if err := domain.CheckID("board", req.Board); err != nil {
-			return domain.Plan{}, err
 		}
 	}
 	return p.single.Plan(a)
@@ -317,12 +314,8 @@ func (p PlatformGame) simulateBoard(d domain.Docs, a domain.Action) (domain.Chan
 	switch {
 	case len(req.Board) == 0:
 		return domain.Change{}, domain.Errorf(domain.EINVALID, "board is required: a board id, or a board file's JSON object")
-	case req.Games < 0 || req.Games > MaxSimGames:
-		return domain.Change{}, domain.Errorf(domain.EINVALID, "games must be from 1 to %d (default %d)", MaxSimGames, DefaultSimGames)
-	case req.Players != 0 && (req.Players < MinPlayers || req.Players > MaxPlayers):
+	case req.Players == 1: // the tag bounds it; one player is no game
 		return domain.Change{}, domain.Errorf(domain.EINVALID, "players must be from %d to %d (default 4)", MinPlayers, MaxPlayers)
-	case len(req.Seed) > 128:
-		return domain.Change{}, domain.Errorf(domain.EINVALID, "seed must be at most 128 bytes")
 	}
 	var b *Board
 	var err error

@@ -328,11 +328,11 @@ var verbs = map[string]string{
 
 // InputRequest are the fields of the inputs' payloads.
 type InputRequest struct {
-	Choice   *int   `json:"choice"`
-	PlayerID string `json:"playerId"`
-	Starter  string `json:"starter"`
-	Winner   string `json:"winner"`
-	Loser    string `json:"loser"`
+	Choice   *int   `json:"choice" field:"int,min=0,max=499"` // an index into the offered choices (at most MaxTiles)
+	PlayerID string `json:"playerId" field:"id"`
+	Starter  string `json:"starter" field:"text,max=100"` // a starter's name, as the board has it
+	Winner   string `json:"winner" field:"id"`
+	Loser    string `json:"loser" field:"id"`
 }
 
 // input answers what the game awaits.

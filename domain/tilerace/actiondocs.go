@@ -15,7 +15,7 @@ var whoDoc = map[Who]string{
 // ActionDocs implements domain.ActionDocer: the Specs, each with the request
 // type DecodeRequest decodes it into.
 func (g RaceGame) ActionDocs() []domain.ActionDoc {
-	password := []domain.Field{{Name: "password", Type: "string"}}
+	password := []domain.Field{domain.PlatformField("password", "")}
 	out := []domain.ActionDoc{{Type: domain.ActionCreate, Payload: raceCreate{}, Who: "any signed-in player or guest (becomes the master admin)",
 		Summary: "make a race in setup; replies with the master admin's session", Platform: password}}
 	for _, typ := range ActionTypes() {

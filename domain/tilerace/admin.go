@@ -12,8 +12,8 @@ import (
 // addAdmin, ID is the new admin's id (the functions layer chooses it and
 // stores the password hash); for removeAdmin only ID is read.
 type AdminRequest struct {
-	ID   string `json:"id"`
-	Name string `json:"name,omitempty"`
+	ID   string `json:"id" field:"id,max=64"`
+	Name string `json:"name,omitempty" field:"text,max=40"`
 }
 
 // AddAdmin adds a regular admin (ruling 19). Master admin only.
@@ -81,7 +81,7 @@ func RemoveAdmin(c Ctx, g Game, req AdminRequest) (Game, Outcome, error) {
 
 // FogRequest is the payload of "setFog".
 type FogRequest struct {
-	Mode FogMode `json:"mode"` // "enabled", "admins" or "all"
+	Mode FogMode `json:"mode" field:"enum=enabled|admins|all"`
 }
 
 // SetFog sets the fog of war mode (ruling 15). Turning the fog off for all
@@ -137,7 +137,7 @@ func AutoDisableFog(g Game, admin string) (Game, Outcome, bool) {
 // SettingsRequest is the payload of "setSettings": absent fields stay.
 type SettingsRequest struct {
 	Gradient *Gradient `json:"gradient,omitempty"`
-	Reserve  *int      `json:"reserve,omitempty"`
+	Reserve  *int      `json:"reserve,omitempty" field:"int,min=0,max=100"` // at most MaxReserve
 }
 
 // CheckGradient validates difficulty weights: each 0..1000, and each of
@@ -203,9 +203,9 @@ func AdminBoard(c Ctx, g Game, b Board) ([]PublicTile, error) {
 
 // EditTileRequest is the payload of "editTile": the tile's whole content.
 type EditTileRequest struct {
-	Tile   int    `json:"tile"`
+	Tile   int    `json:"tile" field:"int,min=0,max=56"`
 	Task          // label, difficulty, instructions, image, min, max, points, group, startProof
-	Reward string `json:"reward,omitempty"`
+	Reward string `json:"reward,omitempty" field:"text,max=40"` // a powerup, as PowerupByID reads it
 }
 
 // EditTile replaces a race tile's content. The final tile stays hard. The
@@ -257,16 +257,16 @@ func EditTile(c Ctx, g Game, tile Tile, req EditTileRequest) (Tile, Outcome, err
 // "editPowerupTile" (the tile's whole content; PowerupTile names the tile to
 // edit).
 type PowerupTileRequest struct {
-	PowerupTile  string    `json:"powerupTile,omitempty"`
-	Label        string    `json:"label"`
-	Instructions string    `json:"instructions,omitempty"`
-	Image        string    `json:"image,omitempty"`
-	Points       int       `json:"points"` // hundredths per completion; 0 for 1 point
-	Min          int       `json:"min"`
-	Max          int       `json:"max"`
+	PowerupTile  string    `json:"powerupTile,omitempty" field:"id,max=64"`
+	Label        string    `json:"label" field:"text,max=150"`
+	Instructions string    `json:"instructions,omitempty" field:"longtext,max=1000"`
+	Image        string    `json:"image,omitempty" field:"url,http,max=500"`
+	Points       int       `json:"points" field:"int,min=0,max=100000"` // hundredths per completion; 0 for 1 point
+	Min          int       `json:"min" field:"int,min=0,max=100"`
+	Max          int       `json:"max" field:"int,min=0,max=100"`
 	Group        bool      `json:"group,omitempty"`
-	Claim        ClaimType `json:"claim"`
-	Reward       string    `json:"reward"`
+	Claim        ClaimType `json:"claim" field:"text,max=40"`  // as parseClaim reads it
+	Reward       string    `json:"reward" field:"text,max=40"` // a powerup, as PowerupByID reads it
 }
 
 func cleanPowerupTile(req PowerupTileRequest) (PowerupTile, error) {
@@ -378,7 +378,7 @@ func EditPowerupTile(c Ctx, g Game, pt PowerupTile, req PowerupTileRequest) (Pow
 
 // PowerupTileRef is the payload of "removePowerupTile".
 type PowerupTileRef struct {
-	PowerupTile string `json:"powerupTile"`
+	PowerupTile string `json:"powerupTile" field:"id,max=64"`
 }
 
 // RemovePowerupTile deletes a powerup tile. Its id is never reused.
@@ -421,7 +421,7 @@ func ClearPowerupTiles(c Ctx, g Game, ptiles []PowerupTile) (Outcome, error) {
 // "removePoolTask" (ID names the task to edit or remove; the task's fields
 // are ignored by removePoolTask).
 type PoolTaskRequest struct {
-	ID   string `json:"id,omitempty"`
+	ID   string `json:"id,omitempty" field:"id,max=64"`
 	Task        // label, difficulty, …
 }
 
@@ -513,7 +513,7 @@ func RemovePoolTask(c Ctx, g Game, p Pools, req PoolTaskRequest) (Pools, Outcome
 
 // ClearPoolsRequest is the payload of "clearPools".
 type ClearPoolsRequest struct {
-	Difficulty Difficulty `json:"difficulty,omitempty"` // 0 for every pool
+	Difficulty Difficulty `json:"difficulty,omitempty" field:"int,min=0,max=3"` // 0 for every pool
 }
 
 // ClearPools empties one pool or all three, used tasks included (tiles keep

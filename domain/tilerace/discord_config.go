@@ -71,8 +71,8 @@ type DiscordSetData struct {
 // SetDiscordRequest is the payload of "setDiscord": a webhook URL for the
 // main channel and for team slots "1" … "5". An absent field stays, "" removes.
 type SetDiscordRequest struct {
-	Main  *string           `json:"main,omitempty"`
-	Slots map[string]string `json:"slots,omitempty"`
+	Main  *string           `json:"main,omitempty" field:"url,http"`
+	Slots map[string]string `json:"slots,omitempty" field:"map,max=5" key:"enum=1|2|3|4|5" elem:"url,http"` // CheckWebhookURL: Discord's https URLs
 }
 
 // Discord webhook URL shape.

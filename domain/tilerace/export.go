@@ -12,7 +12,7 @@ import (
 // ExportRequest is the payload of "exportTasks": what to export, "pools"
 // (every pool task, used or not) or "board" (the 56 tiles' tasks, in order).
 type ExportRequest struct {
-	What string `json:"what"`
+	What string `json:"what" field:"enum=pools|board"`
 }
 
 // ExportTasks writes tasks as a task file in the import format (ParseTasks

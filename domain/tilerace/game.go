@@ -189,7 +189,7 @@ func (RaceGame) Admit(a domain.Actor, gameID, action string) error {
 
 // raceCreate is the payload of a race's create.
 type raceCreate struct {
-	Name string `json:"name"` // the master admin's name
+	Name string `json:"name" field:"text,max=40"` // the master admin's name
 }
 
 // Plan implements domain.Game: what each action's Spec reads, the team and

@@ -45,7 +45,7 @@ func (p LineProblem) String() string {
 // ImportRequest is the payload of "importTasks" and "importPowerupTiles":
 // the file's text, CSV or TSV.
 type ImportRequest struct {
-	Data string `json:"data"`
+	Data string `json:"data" field:"longtext,max=524288"` // at most MaxImportBytes
 }
 
 type record struct {

@@ -46,15 +46,15 @@ func sameTeam(reqTeam string, t Team) error {
 // completions on the team's current tile and, with Complete, advance.
 type CompleteRequest struct {
 	// Team is the team acting; a team's own token may leave it empty.
-	Team string `json:"team,omitempty"`
+	Team string `json:"team,omitempty" field:"id,max=64"`
 	// Tile must be the team's current tile: a stale or repeated request names
 	// a tile the team has left and is rejected.
-	Tile int `json:"tile"`
+	Tile int `json:"tile" field:"int,min=0,max=56"`
 	// Recorded is how many completions the client saw recorded on the tile.
 	// It must match, so a repeated "record" request cannot record twice.
-	Recorded int `json:"recorded"`
+	Recorded int `json:"recorded" field:"int,min=0,max=100"`
 	// Players are the new completions, one player name per completion.
-	Players []string `json:"players"`
+	Players []string `json:"players" field:"list,max=100" elem:"text,max=40"`
 	// Complete advances the team once at least min completions are recorded
 	// (these included).
 	Complete bool `json:"complete"`
@@ -197,14 +197,14 @@ func containsInt(xs []int, x int) bool {
 
 // ClaimRequest is the payload of "claimPowerupTile" (ruling 10).
 type ClaimRequest struct {
-	Team        string `json:"team,omitempty"`
-	PowerupTile string `json:"powerupTile"`
+	Team        string `json:"team,omitempty" field:"id,max=64"`
+	PowerupTile string `json:"powerupTile" field:"id,max=64"`
 	// Claims is how many times the client saw its team claim this tile
 	// before. It must match, so a repeated request cannot claim twice (which
 	// matters for unlimited tiles).
-	Claims int `json:"claims"`
+	Claims int `json:"claims" field:"int,min=0,max=1000000"`
 	// Players are the completions, one player name per completion.
-	Players []string `json:"players"`
+	Players []string `json:"players" field:"list,max=100" elem:"text,max=40"`
 }
 
 // ClaimPowerupTile claims a powerup tile for a team: each listed player

@@ -10,10 +10,10 @@ import (
 
 // CreateTeamRequest is the payload of "createTeam" (ruling 2).
 type CreateTeamRequest struct {
-	Name    string   `json:"name"`
-	Color   string   `json:"color,omitempty"` // "#rrggbb"; empty picks the next palette colour
-	Members []string `json:"members"`         // the first is the captain
-	Slot    int      `json:"slot,omitempty"`  // Discord webhook slot 1..5, 0 for none
+	Name    string   `json:"name" field:"text,max=40"`
+	Color   string   `json:"color,omitempty" field:"text,max=16"`            // "#rrggbb"; empty picks the next palette colour
+	Members []string `json:"members" field:"list,max=50" elem:"text,max=40"` // the first is the captain
+	Slot    int      `json:"slot,omitempty" field:"int,min=0,max=5"`         // Discord webhook slot 1..5, 0 for none
 }
 
 // cleanMembers checks a member list: 1..MaxMembers names, unique ignoring
@@ -122,13 +122,13 @@ type TeamResult struct {
 
 // UpdateTeamRequest is the payload of "updateTeam": absent fields stay.
 type UpdateTeamRequest struct {
-	Team      string    `json:"team"`
-	Name      *string   `json:"name,omitempty"`
-	Color     *string   `json:"color,omitempty"`
-	Members   *[]string `json:"members,omitempty"` // the whole list; the first is the captain
-	Captain   *string   `json:"captain,omitempty"` // a member, moved to the front
-	Slot      *int      `json:"slot,omitempty"`
-	Inventory *[]string `json:"inventory,omitempty"` // the whole inventory, in order
+	Team      string    `json:"team" field:"id,max=64"`
+	Name      *string   `json:"name,omitempty" field:"text,max=40"`
+	Color     *string   `json:"color,omitempty" field:"text,max=16"`
+	Members   *[]string `json:"members,omitempty" field:"list,max=50" elem:"text,max=40"` // the whole list; the first is the captain
+	Captain   *string   `json:"captain,omitempty" field:"text,max=40"`                    // a member, moved to the front
+	Slot      *int      `json:"slot,omitempty" field:"int,min=0,max=5"`
+	Inventory *[]string `json:"inventory,omitempty" field:"list,max=100" elem:"text,max=40"` // the whole inventory, in order
 	// PasswordChanged is set by the functions layer when the request carries
 	// a new password (which it hashes and stores; the domain never sees it),
 	// so a password-only update is a change and is logged.
@@ -270,7 +270,7 @@ func cleanInventory(ids []string) ([]string, error) {
 // TeamRequest is the payload of admin actions that only name a team
 // ("removeTeam").
 type TeamRequest struct {
-	Team string `json:"team"`
+	Team string `json:"team" field:"id,max=64"`
 }
 
 // RemoveTeam removes a team from the roster; the store deletes its document
@@ -303,8 +303,8 @@ func RemoveTeam(c Ctx, g Game, t Team, req TeamRequest) (Game, Outcome, error) {
 
 // MoveRequest is the payload of "moveTeam".
 type MoveRequest struct {
-	Team string `json:"team"`
-	To   int    `json:"to"` // 1..56
+	Team string `json:"team" field:"id,max=64"`
+	To   int    `json:"to" field:"int,min=0,max=56"` // 1..56
 }
 
 // MoveTeam puts a team on another tile: its progress resets (points already
@@ -349,8 +349,8 @@ func MoveTeam(c Ctx, g Game, t Team, req MoveRequest) (Game, Team, Outcome, erro
 
 // GrantRequest is the payload of "grantPowerup".
 type GrantRequest struct {
-	Team    string `json:"team"`
-	Powerup string `json:"powerup"`
+	Team    string `json:"team" field:"id,max=64"`
+	Powerup string `json:"powerup" field:"text,max=40"` // as PowerupByID reads it
 }
 
 // GrantPowerup adds a powerup to a team's inventory.
@@ -389,7 +389,7 @@ func GrantPowerup(c Ctx, g Game, t Team, req GrantRequest) (Team, Outcome, error
 
 // CooldownRequest is the payload of "setCooldown".
 type CooldownRequest struct {
-	Team     string `json:"team"`
+	Team     string `json:"team" field:"id,max=64"`
 	Cooldown bool   `json:"cooldown"`
 }
 

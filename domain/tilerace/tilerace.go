@@ -117,15 +117,15 @@ func (m FogMode) Valid() bool {
 
 // Task is the content of a race tile or a pool task.
 type Task struct {
-	Label        string     `json:"label"`
-	Difficulty   Difficulty `json:"difficulty"`
-	Instructions string     `json:"instructions,omitempty"`
-	Image        string     `json:"image,omitempty"`
-	Min          int        `json:"min"` // completions needed to advance
-	Max          int        `json:"max"` // completions allowed on the tile
+	Label        string     `json:"label" field:"text,max=150"`
+	Difficulty   Difficulty `json:"difficulty" field:"int,min=0,max=3"`
+	Instructions string     `json:"instructions,omitempty" field:"longtext,max=1000"`
+	Image        string     `json:"image,omitempty" field:"url,http,max=500"`
+	Min          int        `json:"min" field:"int,min=0,max=100"` // completions needed to advance
+	Max          int        `json:"max" field:"int,min=0,max=100"` // completions allowed on the tile
 	// Points is the points per completion, in hundredths, used when Max > 1
 	// (ruling 6). Tiles with Max 1 give the difficulty value instead.
-	Points int `json:"points"`
+	Points int `json:"points" field:"int,min=0,max=100000"`
 	// Group marks a group task: each player counts at most once.
 	Group bool `json:"group,omitempty"`
 	// StartProof: a "before" picture is needed (START CHECK).
@@ -268,9 +268,9 @@ type TeamRef struct {
 
 // Weights are relative weights of easy, medium and hard tiles.
 type Weights struct {
-	Easy   int `json:"easy"`
-	Medium int `json:"medium"`
-	Hard   int `json:"hard"`
+	Easy   int `json:"easy" field:"int,min=0,max=1000"`
+	Medium int `json:"medium" field:"int,min=0,max=1000"`
+	Hard   int `json:"hard" field:"int,min=0,max=1000"`
 }
 
 func (w Weights) of(d Difficulty) int {

@@ -24,7 +24,7 @@ const (
 type UndoRequest struct {
 	// To is the history entry (the event record id, {actorId}~{actionId})
 	// of the oldest action to revert; undoTo requires it, undo takes none.
-	To string `json:"to,omitempty"`
+	To string `json:"to,omitempty" field:"id,max=256"`
 }
 
 // UndoneAction is one action an undo reverted.

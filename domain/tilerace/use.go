@@ -13,19 +13,19 @@ import (
 type PowerupRequest struct {
 	// Team is the team using the powerup; a team's own token may leave it
 	// empty, an admin acting on the team's behalf names it.
-	Team string `json:"team,omitempty"`
+	Team string `json:"team,omitempty" field:"id,max=64"`
 	// Powerup is the powerup to use: an id ("skip1") or a display name
 	// ("Skip 1 tile"), as PowerupByID reads them.
-	Powerup string `json:"powerup"`
+	Powerup string `json:"powerup" field:"text,max=40"`
 	// Target is the team sent back (back1–3) or disabled (disablePowerup).
-	Target string `json:"target,omitempty"`
+	Target string `json:"target,omitempty" field:"id,max=64"`
 	// Tile is the tile modified: the paste destination (copypaste), the tile
 	// changed (changeTile) or doubled (doubleEasy/Medium/Hard).
-	Tile int `json:"tile,omitempty"`
+	Tile int `json:"tile,omitempty" field:"int,min=0,max=56"`
 	// Remove is the powerup taken from the target (disablePowerup).
-	Remove string `json:"remove,omitempty"`
+	Remove string `json:"remove,omitempty" field:"text,max=40"`
 	// Duplicate is the powerup copied (doublePowerup).
-	Duplicate string `json:"duplicate,omitempty"`
+	Duplicate string `json:"duplicate,omitempty" field:"text,max=40"`
 }
 
 // Powerup kinds by what they act on; they decide what a use reads.
