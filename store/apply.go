@@ -15,11 +15,11 @@ import (
 // registered for one of its events, and for a game that keeps stats the
 // platform's own: for every gameOver event, a ledger entry per player
 // (players/{p}/ledger/{LedgerID}) and the player's per-kind, per-mode totals
-// (players/{p}.stats.{kind}.{mode}). Then it clears the record's pending
-// flag, the idempotency key, and marks the record for the tick's projection
-// pass when it changed a leaderboard or its game has a projection to run
-// (the leaderboards themselves are the tick's: leaderboards.go). A missing or
-// no longer pending record is left alone and reports applied == false.
+// (players/{p}.stats.{kind}.{mode}); when that changed a leaderboard, or the
+// game has a projection its events make due, a projections/{id} marker for
+// the tick, which rebuilds them (leaderboards.go). Then it clears the
+// record's pending flag, the idempotency key. A missing or no longer pending
+// record is left alone and reports applied == false.
 //
 // A record whose effects cannot be applied (an undecodable event, an id that
 // cannot name a document, a handler's EINVALID) gets pending=false and an
@@ -45,7 +45,7 @@ func (s *Store) ApplyEffects(ctx context.Context, gameID, id string) (applied bo
 			return nil
 		}
 		now := s.now()
-		write, marks, err := s.prepareEffects(ctx, tx, gameID, id, data, now, false)
+		write, err := s.prepareEffects(ctx, tx, gameID, id, data, now, false)
 		if err != nil {
 			if domain.ErrorCode(err) != domain.EINVALID {
 				return err
@@ -59,7 +59,7 @@ func (s *Store) ApplyEffects(ctx context.Context, gameID, id string) (applied bo
 			return err
 		}
 		applied = true
-		return tx.Update(ref, append([]firestore.Update{{Path: fPending, Value: false}, {Path: fEffectsAt, Value: now}}, marks...))
+		return tx.Update(ref, []firestore.Update{{Path: fPending, Value: false}, {Path: fEffectsAt, Value: now}})
 	})
 	if err != nil {
 		return false, err
@@ -68,22 +68,19 @@ func (s *Store) ApplyEffects(ctx context.Context, gameID, id string) (applied bo
 }
 
 // prepareEffects does every read of a record's effects and runs its handlers
-// (only the eager ones when eager), returning the writes to make and the
-// fields that mark the record for the tick's projection pass (the
-// leaderboards it changed, whether its game's projection is due;
-// leaderboards.go).
+// (only the eager ones when eager), returning the writes to make.
 //
 // Errors: EINVALID for a record that cannot be applied.
-func (s *Store) prepareEffects(ctx context.Context, tx *firestore.Transaction, gameID, id string, data map[string]any, now time.Time, eager bool) (func() error, []firestore.Update, error) {
+func (s *Store) prepareEffects(ctx context.Context, tx *firestore.Transaction, gameID, id string, data map[string]any, now time.Time, eager bool) (func() error, error) {
 	var r domain.Record
 	if err := fromFirestore(data, &r); err != nil {
-		return nil, nil, domain.Errorf(domain.EINVALID, "event record %s/%s: %v", gameID, id, err)
+		return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: %v", gameID, id, err)
 	}
 	r.GameID, r.ID = gameID, id
 	r.At, _ = data[fAt].(time.Time)
 	e, ok := s.Games.Find(r.Kind)
 	if !ok {
-		return nil, nil, domain.Errorf(domain.EINVALID, "event record %s/%s: no game of kind %q", gameID, id, r.Kind)
+		return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: no game of kind %q", gameID, id, r.Kind)
 	}
 	sl := s.slotsOf(e.Game)
 	rs := newReadSet()
@@ -101,7 +98,7 @@ func (s *Store) prepareEffects(ctx context.Context, tx *firestore.Transaction, g
 			}
 			ch, err := s.runHandler(ctx, tx, sl, rs, h, r, now)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			writes = append(writes, ch.Writes...)
 			steps = append(steps, ch.Steps...)
@@ -112,14 +109,14 @@ func (s *Store) prepareEffects(ctx context.Context, tx *firestore.Transaction, g
 	if e.Stats && !eager && seen[domain.EventGameOver] {
 		fx, err := s.collectEffects(tx, gameID, id, data)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if stats, boards, err = s.statsWrites(tx, gameID, id, data, fx, now); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	project := false
-	if e.Projection != nil {
+	if e.Projection != nil && !eager {
 		for _, typ := range e.Projection.Events {
 			project = project || seen[typ]
 		}
@@ -139,8 +136,11 @@ func (s *Store) prepareEffects(ctx context.Context, tx *firestore.Transaction, g
 				return err
 			}
 		}
+		if err := s.markProjection(tx, gameID, id, e.Kind(), boards, project, now); err != nil {
+			return err
+		}
 		return stats()
-	}, projectionMarks(boards, project), nil
+	}, nil
 }
 
 // runHandler reads what a handler needs and runs it.
@@ -183,7 +183,7 @@ func (x *execution) eager(ctx context.Context) {
 		data := map[string]any{fKind: x.entry.Kind(), "type": er.step.Type, fAt: er.at, "events": evs,
 			"actor": map[string]any{"id": er.step.Actor.ID, "name": er.step.Actor.Name, "role": string(er.step.Actor.Role), "game": er.step.Actor.Game}}
 		_ = x.st.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-			write, _, err := x.st.prepareEffects(ctx, tx, x.req.GameID, er.id, data, x.st.now(), true)
+			write, err := x.st.prepareEffects(ctx, tx, x.req.GameID, er.id, data, x.st.now(), true)
 			if err != nil {
 				return err
 			}

@@ -17,11 +17,11 @@ import (
 
 // Leaderboards and projections are built in the tick, not by the effects
 // (docs/triggers.md, "Leaderboards and projections"): an effect writes only
-// per-player (per-team) documents and marks its event record due; the
-// tick's projection pass finds the records marked due (one collection-group
-// query), rebuilds every leaderboard they changed from a query over the
-// players' totals, runs the projection of every game they belong to, and
-// clears their marks. No document is written by every game end or every
+// per-player (per-team) documents and a marker of its own
+// (projections/{gameId}~{recordId}); the tick's projection pass reads the
+// markers (one query), rebuilds every leaderboard they name from a query
+// over the players' totals, runs the projection of every game they name,
+// and deletes them. No document is written by every game end or every
 // award.
 
 // Leaderboard sizes: Top entries are shown; up to LeaderboardPool are kept
@@ -31,19 +31,17 @@ const (
 	LeaderboardPool = 50
 )
 
-// Fields the projection pass uses: on a player's totals, on an event record,
-// on its pass document.
+// The projection pass's documents (server only: firestore.rules has no rule
+// for them) and their fields.
 const (
-	fRankKey       = "rankKey"       // players/{id}.stats.{kind}.{mode}.rankKey
-	fProjectionDue = "projectionDue" // event record: the projection pass has yet to take it
-	fBoards        = "boards"        // event record: the leaderboards its effects changed
-	fProject       = "project"       // event record: its game's projection is due
-	fPass          = "pass"          // config/projectionPass: the pass that may write
+	colProjections    = "projections"    // projections/{gameId}~{recordId}: a record's rebuilds to do
+	docProjectionPass = "projectionPass" // config/projectionPass: the latest pass
+	fRankKey          = "rankKey"        // players/{id}.stats.{kind}.{mode}.rankKey
+	fGame             = "game"           // marker: the game
+	fBoards           = "boards"         // marker: the leaderboards the record's effects changed
+	fProject          = "project"        // marker: the game's projection is due
+	fPass             = "pass"           // config/projectionPass: the pass that may write
 )
-
-// docProjectionPass is config/projectionPass: the latest projection pass
-// (server only: firestore.rules denies config/**).
-const docProjectionPass = "projectionPass"
 
 // ErrSuperseded is returned by a projection pass's writes once a newer pass
 // has started: the newer one redoes its work (see BeginProjection).
@@ -373,25 +371,23 @@ func (s *Store) readLoose(ctx context.Context, sl *slots, gameID string, rs *rea
 	return n, nil
 }
 
-// projectionMarks are the fields that mark an event record for the
-// projection pass: due, the boards its stats changed, whether its game's
-// projection is to run. None when there is nothing to do.
-func projectionMarks(boards []Board, project bool) []firestore.Update {
+// markProjection writes, in an effect's transaction, the marker that asks
+// the tick's projection pass to rebuild the boards its stats changed and,
+// when project, its game's projection: projections/{gameId}~{recordId},
+// one per event record, so no two game ends write the same document. It is
+// not under the game's events (a write there is a trigger delivery), and
+// the pass deletes it once done. Nothing when there is nothing to ask.
+func (s *Store) markProjection(tx *firestore.Transaction, gameID, recordID, kind string, boards []Board, project bool, now time.Time) error {
 	if len(boards) == 0 && !project {
 		return nil
 	}
-	ups := []firestore.Update{{Path: fProjectionDue, Value: true}}
-	if len(boards) > 0 {
-		bs := make([]map[string]any, 0, len(boards))
-		for _, b := range boards {
-			bs = append(bs, map[string]any{"kind": b.Kind, "mode": b.Mode})
-		}
-		ups = append(ups, firestore.Update{Path: fBoards, Value: bs})
+	bs := make([]map[string]any, 0, len(boards))
+	for _, b := range boards {
+		bs = append(bs, map[string]any{"kind": b.Kind, "mode": b.Mode})
 	}
-	if project {
-		ups = append(ups, firestore.Update{Path: fProject, Value: true})
-	}
-	return ups
+	return tx.Set(s.FS.Collection(colProjections).Doc(gameID+"~"+recordID), map[string]any{
+		fGame: gameID, fKind: kind, fBoards: bs, fProject: project, fAt: now,
+	})
 }
 
 // ProjectionPass is one run of the tick's projection pass: the records
@@ -411,12 +407,12 @@ type ProjectionPass struct {
 }
 
 type passRecord struct {
-	ref    *firestore.DocumentRef
+	ref    *firestore.DocumentRef // its marker
 	boards []Board
 	game   *GameRef
 }
 
-// Records is how many event records the pass took.
+// Records is how many event records (markers) the pass took.
 func (p *ProjectionPass) Records() int { return len(p.records) }
 
 func (s *Store) passRef() *firestore.DocumentRef {
@@ -449,32 +445,26 @@ func (p *ProjectionPass) reads() int {
 	return 1
 }
 
-// BeginProjection starts a projection pass as of now: it finds up to limit
-// event records marked due (a collection-group query, projectionDue ==
-// true) and claims the pass (config/projectionPass), so that passes still
-// running from before write nothing more. It returns nil when there is
-// nothing to do.
+// BeginProjection starts a projection pass as of now: it reads up to limit
+// markers (projections/*, oldest first: the automatic index on at) and
+// claims the pass (config/projectionPass), so that passes still running from
+// before write nothing more. It returns nil when there is nothing to do.
 //
-// The mark is a flag the pass clears, not a time to resume after: a record
-// is found however late its transaction commits (the server time a
-// transaction takes is not the order in which commits become visible; on
-// the emulator they differ by seconds under load).
+// A marker is deleted once done, not passed by a cursor: a marker is found
+// however late its transaction commits (the time a transaction takes is not
+// the order in which commits become visible; on the emulator they differ
+// by seconds under load).
 //
-// Cost: 1 read per record found (at least 1); with records, 1 write to
+// Cost: 1 read per marker found (at least 1); with markers, 1 write to
 // claim.
 func (s *Store) BeginProjection(ctx context.Context, now time.Time, limit int) (*ProjectionPass, error) {
-	snaps, err := s.FS.CollectionGroup(colEvents).Where(fProjectionDue, "==", true).
-		Select(fBoards, fProject, fKind).Limit(limit).Documents(ctx).GetAll()
+	snaps, err := s.FS.Collection(colProjections).OrderBy(fAt, firestore.Asc).Limit(limit).Documents(ctx).GetAll()
 	if err != nil {
 		return nil, err
 	}
 	p := &ProjectionPass{st: s, id: NewID(), now: now}
 	seenBoard, seenGame := map[Board]bool{}, map[string]bool{}
 	for _, snap := range snaps {
-		game := snap.Ref.Parent.Parent
-		if game == nil || game.Parent == nil || game.Parent.ID != colGames || game.Parent.Parent != nil {
-			continue // an "events" collection that is not a game's
-		}
 		rec := passRecord{ref: snap.Ref}
 		data := snap.Data()
 		var bs []Board
@@ -489,11 +479,12 @@ func (s *Store) BeginProjection(ctx context.Context, now time.Time, limit int) (
 				}
 			}
 		}
-		if project, _ := data[fProject].(bool); project {
+		game, _ := data[fGame].(string)
+		if project, _ := data[fProject].(bool); project && validID(game) {
 			kind, _ := data[fKind].(string)
-			rec.game = &GameRef{ID: game.ID, Kind: kind}
-			if !seenGame[game.ID] {
-				seenGame[game.ID] = true
+			rec.game = &GameRef{ID: game, Kind: kind}
+			if !seenGame[game] {
+				seenGame[game] = true
 				p.Games = append(p.Games, *rec.game)
 			}
 		}
@@ -521,11 +512,11 @@ func (p *ProjectionPass) Project(ctx context.Context, g GameRef) (Rebuilt, error
 	return p.st.project(ctx, p, g, p.now)
 }
 
-// Finish clears the mark of every record whose work is done: all but those
-// that asked for a board or a game in failed, which the next pass takes
-// again (redoing a rebuild changes nothing). One write per record, in bulk.
-// Every rebuild of the pass read after the records' effects had committed,
-// so a cleared record's changes are in the boards.
+// Finish deletes the marker of every record whose work is done: all but
+// those that asked for a board or a game in failed, which the next pass
+// takes again (redoing a rebuild changes nothing). One write per marker, in
+// bulk. Every rebuild of the pass read after the markers' transactions had
+// committed, so a deleted marker's changes are in the boards.
 func (p *ProjectionPass) Finish(ctx context.Context, failedBoards map[Board]bool, failedGames map[string]bool) error {
 	bw := p.st.FS.BulkWriter(ctx)
 	var jobs []*firestore.BulkWriterJob
@@ -537,7 +528,7 @@ func (p *ProjectionPass) Finish(ctx context.Context, failedBoards map[Board]bool
 		if bad {
 			continue
 		}
-		j, err := bw.Update(r.ref, []firestore.Update{{Path: fProjectionDue, Value: firestore.Delete}})
+		j, err := bw.Delete(r.ref)
 		if err != nil {
 			bw.End()
 			return err
@@ -547,7 +538,7 @@ func (p *ProjectionPass) Finish(ctx context.Context, failedBoards map[Board]bool
 	bw.End()
 	var errs []error
 	for _, j := range jobs {
-		if _, err := j.Results(); err != nil && !notFound(err) {
+		if _, err := j.Results(); err != nil {
 			errs = append(errs, err)
 		}
 	}

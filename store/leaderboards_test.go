@@ -294,7 +294,7 @@ func TestProjectionPassMissesNothing(t *testing.T) {
 
 // Overlapping passes: once a newer pass has started, the older one writes
 // nothing (it could hold older reads); the newer one does all the work. A
-// record whose rebuild failed stays due.
+// record whose rebuild failed stays marked.
 func TestProjectionPassOverlapAndFailure(t *testing.T) {
 	ctx := context.Background()
 	st := effectsStore(t)
@@ -312,8 +312,8 @@ func TestProjectionPassOverlapAndFailure(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, res.Changed)
 
-	// Had the newer pass failed on the board, the record stays due: the
-	// next pass takes it again.
+	// Had the newer pass failed on the board, the marker stays: the next
+	// pass takes it again.
 	require.NoError(t, newer.Finish(ctx, map[store.Board]bool{{Kind: "pig", Mode: "classic"}: true}, nil))
 	again, err := st.BeginProjection(ctx, effectsAt, 10)
 	require.NoError(t, err)
@@ -326,9 +326,11 @@ func TestProjectionPassOverlapAndFailure(t *testing.T) {
 	requireBoardExact(t, st, "pig", "classic")
 }
 
-// A record marked for projection says what it asks for, until a pass has
-// done it; one without a board or projection carries nothing.
-func TestProjectionMarks(t *testing.T) {
+// A record whose effects changed a leaderboard leaves a marker saying
+// which, until a pass has done it; one that changed none leaves nothing.
+// The record itself is not written again (a write there is a trigger
+// delivery).
+func TestProjectionMarkers(t *testing.T) {
 	ctx := context.Background()
 	st := effectsStore(t)
 	putEventRecord(t, st, "g1", 1, true, gameOver("classic", []string{"ann"}, []string{"bob"}), gameOver("", []string{"ann"}, []string{"bob"}))
@@ -337,15 +339,23 @@ func TestProjectionMarks(t *testing.T) {
 		_, err := st.ApplyEffects(ctx, "g1", store.EventID(seq))
 		require.NoError(t, err)
 	}
+	m := docData(t, st, "projections/g1~"+store.EventID(1))
+	require.Equal(t, []any{map[string]any{"kind": "pig", "mode": "classic"}, map[string]any{"kind": "pig", "mode": store.DefaultMode}}, m["boards"])
+	require.Equal(t, "g1", m["game"])
+	require.Equal(t, false, m["project"])
+	require.Nil(t, docData(t, st, "projections/g1~"+store.EventID(2)))
 	rec := docData(t, st, "games/g1/events/"+store.EventID(1))
-	require.Equal(t, true, rec["projectionDue"])
-	require.Equal(t, []any{map[string]any{"kind": "pig", "mode": "classic"}, map[string]any{"kind": "pig", "mode": store.DefaultMode}}, rec["boards"])
-	rec = docData(t, st, "games/g1/events/"+store.EventID(2))
-	require.NotContains(t, rec, "projectionDue")
+	require.ElementsMatch(t, []string{"seq", "at", "kind", "type", "actionId", "actor", "events", "pending", "effectsAt"}, keysOf(rec))
 	project(t, st)
-	rec = docData(t, st, "games/g1/events/"+store.EventID(1))
-	require.NotContains(t, rec, "projectionDue", "done")
-	require.Contains(t, rec, "boards", "what it asked for stays, for the record")
+	require.Nil(t, docData(t, st, "projections/g1~"+store.EventID(1)), "done")
 	requireBoardExact(t, st, "pig", "classic")
 	requireBoardExact(t, st, "pig", store.DefaultMode)
+}
+
+func keysOf(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }

@@ -215,11 +215,10 @@ func TestLegacyHandlerEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, de.OldValue.GetFields()["pending"].GetBooleanValue(), "old pending")
 	require.False(t, de.Value.GetFields()["pending"].GetBooleanValue(), "new pending")
-	require.Equal(t, []string{"boards", "effectsAt", "pending", "projectionDue"}, de.UpdateMask)
+	require.Equal(t, []string{"effectsAt", "pending"}, de.UpdateMask)
 	require.Equal(t, annWon, e.totals(t, "ann"), "after every delivery")
 
-	// The leaderboard is the tick's; its pass clearing the record's mark
-	// comes back as one more delivery, which does nothing either.
+	// The leaderboard is the tick's.
 	mu.Unlock()
 	_, err = e.tr.RunTick(ctx, e.clock())
 	mu.Lock()

@@ -23,7 +23,7 @@ import (
 const (
 	DefaultMaxGames   = 100             // due games advanced per tick
 	DefaultMaxPending = 100             // pending event records swept per tick
-	DefaultPendingAge = 3 * time.Second // a record younger than this is left to its trigger
+	DefaultPendingAge = time.Second     // a record younger than this is left to its trigger
 	DefaultWorkers    = 4               // games advanced (records swept) at once
 	DefaultMaxOutbox  = 100             // due outbox messages attempted per tick
 	DefaultMaxProject = 500             // event records the projection pass takes per tick
@@ -189,7 +189,8 @@ func (t *Triggers) Tick(ctx context.Context, e event.Event) error {
 // RunTick advances every due game (up to MaxGames) of a registered kind, then applies the effects of event records still pending after
 // PendingAge (up to MaxPending), then attempts the due outbox messages.
 // Alongside, the projection pass rebuilds the leaderboards and game
-// projections whose effects ran since the last pass (Project). Each game,
+// projections whose effects ran since the last pass (Project), and once
+// more after the sweep when the sweep applied effects. Each game,
 // record and rebuild is its own transaction: one failure is logged and
 // counted and the others go on. Running it twice, or at once, applies
 // nothing twice: Advance finds nothing due the second time, ApplyEffects
@@ -209,6 +210,13 @@ func (t *Triggers) RunTick(ctx context.Context, now time.Time) (TickReport, erro
 	}()
 	r, err := t.runTick(ctx, now)
 	<-projected
+	if r.Applied > 0 && perr == nil {
+		// What the sweep just applied is projected now, not a tick later.
+		var more TickReport
+		more, perr = t.Project(ctx, now)
+		pr.Projected, pr.Rebuilt, pr.Changed, pr.RebuildErrors = pr.Projected+more.Projected, pr.Rebuilt+more.Rebuilt,
+			pr.Changed+more.Changed, pr.RebuildErrors+more.RebuildErrors
+	}
 	r.Projected, r.Rebuilt, r.Changed, r.RebuildErrors = pr.Projected, pr.Rebuilt, pr.Changed, pr.RebuildErrors
 	return r, errors.Join(err, perr)
 }
