@@ -21,12 +21,12 @@ import (
 
 // Defaults of the tick's bounds.
 const (
-	DefaultMaxGames   = 100             // due games advanced per tick
-	DefaultMaxPending = 100             // pending event records swept per tick
-	DefaultPendingAge = time.Second     // a record younger than this is left to its trigger
-	DefaultWorkers    = 4               // games advanced (records swept) at once
-	DefaultMaxOutbox  = 100             // due outbox messages attempted per tick
-	DefaultMaxProject = 500             // event records the projection pass takes per tick
+	DefaultMaxGames   = 100         // due games advanced per tick
+	DefaultMaxPending = 100         // pending event records swept per tick
+	DefaultPendingAge = time.Second // a record younger than this is left to its trigger
+	DefaultWorkers    = 4           // games advanced (records swept) at once
+	DefaultMaxOutbox  = 100         // due outbox messages attempted per tick
+	DefaultMaxProject = 500         // event records the projection pass takes per tick
 )
 
 // Triggers runs the trigger functions against one Store.
@@ -189,8 +189,9 @@ func (t *Triggers) Tick(ctx context.Context, e event.Event) error {
 // RunTick advances every due game (up to MaxGames) of a registered kind, then applies the effects of event records still pending after
 // PendingAge (up to MaxPending), then attempts the due outbox messages.
 // Alongside, the projection pass rebuilds the leaderboards and game
-// projections whose effects ran since the last pass (Project), and once
-// more after the sweep when the sweep applied effects. Each game,
+// projections whose effects ran since the last pass (Project), every
+// ProjectEvery while the tick lasts and once more after a sweep that
+// applied effects. Each game,
 // record and rebuild is its own transaction: one failure is logged and
 // counted and the others go on. Running it twice, or at once, applies
 // nothing twice: Advance finds nothing due the second time, ApplyEffects
@@ -199,27 +200,47 @@ func (t *Triggers) Tick(ctx context.Context, e event.Event) error {
 //
 // It returns an error only when a query for work failed.
 func (t *Triggers) RunTick(ctx context.Context, now time.Time) (TickReport, error) {
-	// The projection pass runs alongside the rest, so a slow sweep never
-	// makes a leaderboard staler than a tick.
+	// The projection passes run alongside the rest, every ProjectEvery
+	// while it lasts, so a slow sweep never makes a leaderboard staler
+	// than that; and once more after a sweep that applied effects, so what
+	// it applied is projected in this tick.
 	var pr TickReport
-	var perr error
+	var perrs []error
+	applied := make(chan int, 1)
 	projected := make(chan struct{})
 	go func() {
 		defer close(projected)
-		pr, perr = t.Project(ctx, now)
+		pass := func() {
+			more, err := t.Project(ctx, now)
+			pr.Projected, pr.Rebuilt, pr.Changed, pr.RebuildErrors = pr.Projected+more.Projected, pr.Rebuilt+more.Rebuilt,
+				pr.Changed+more.Changed, pr.RebuildErrors+more.RebuildErrors
+			if err != nil {
+				perrs = append(perrs, err)
+			}
+		}
+		for {
+			pass()
+			select {
+			case n := <-applied:
+				if n > 0 {
+					pass()
+				}
+				return
+			case <-time.After(ProjectEvery):
+			case <-ctx.Done():
+				return
+			}
+		}
 	}()
 	r, err := t.runTick(ctx, now)
+	applied <- r.Applied
 	<-projected
-	if r.Applied > 0 && perr == nil {
-		// What the sweep just applied is projected now, not a tick later.
-		var more TickReport
-		more, perr = t.Project(ctx, now)
-		pr.Projected, pr.Rebuilt, pr.Changed, pr.RebuildErrors = pr.Projected+more.Projected, pr.Rebuilt+more.Rebuilt,
-			pr.Changed+more.Changed, pr.RebuildErrors+more.RebuildErrors
-	}
 	r.Projected, r.Rebuilt, r.Changed, r.RebuildErrors = pr.Projected, pr.Rebuilt, pr.Changed, pr.RebuildErrors
-	return r, errors.Join(err, perr)
+	return r, errors.Join(append(perrs, err)...)
 }
+
+// ProjectEvery is how often a tick that lasts runs the projection pass.
+const ProjectEvery = 500 * time.Millisecond
 
 func (t *Triggers) runTick(ctx context.Context, now time.Time) (TickReport, error) {
 	var r TickReport
