@@ -42,9 +42,10 @@ type Entry struct {
 	Load Scenario
 }
 
-// Projection is a periodic pass over one game: the tick runs it at most
-// once per tick for each game that has a record holding one of Events whose
-// effects were applied since the last pass (docs/triggers.md, "Projections").
+// Projection is a periodic pass over one game: the tick's projection pass
+// (every tick, more often while a tick lasts) runs it once for each game
+// that has a record holding one of Events whose effects were applied since
+// the last pass (docs/triggers.md, "Leaderboards and projections").
 // It reads at one moment without holding anything (documents as snapshots,
 // whole slots with one query each), so no effect ever waits for it, and
 // writes what Run returns only if the documents it read as snapshots are

@@ -255,7 +255,7 @@ func reversalRun(d domain.Docs, r domain.Record, now time.Time) (domain.Change, 
 }
 
 // LeaderboardProjection builds the race's public/leaderboard from its
-// teams' points, in the tick (at most once per tick, for a race whose
+// teams' points, in the tick (once per projection pass, for a race whose
 // points effects ran since): exact, and written by nobody else, so awards
 // of many teams never queue on one document.
 func LeaderboardProjection() *domain.Projection {

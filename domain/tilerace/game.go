@@ -54,7 +54,7 @@ type PublicBoard struct {
 // RaceLeaderboard is games/{id}/public/leaderboard: every player's points
 // (hundredths, by name; a player on several teams has one total) and the top
 // 10 with two decimals. The tick's projection builds it from the teams'
-// TeamPoints (LeaderboardProjection), at most once per tick.
+// TeamPoints (LeaderboardProjection), once per projection pass at most.
 type RaceLeaderboard struct {
 	Totals map[string]int `json:"totals"`
 	Top    []Standing     `json:"top"`
