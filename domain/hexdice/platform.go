@@ -34,9 +34,10 @@ const QuickMatchQueue = "default"
 // public, the game id as map seed.
 type CreateRequest struct {
 	Size Size `json:"size" field:"enum=small|medium|large"`
-	// TurnSeconds is one of DefaultConfig's timers; there is no "no timer"
-	// (0 is refused).
-	TurnSeconds int      `json:"turnSeconds" field:"enum=60|90|120"`
+	// TurnSeconds is one of DefaultConfig's timers; there is no "no timer":
+	// 0 sent is refused, left out is the default (a Go client's zero value
+	// is left out).
+	TurnSeconds int      `json:"turnSeconds,omitempty" field:"enum=60|90|120"`
 	Mode        TurnMode `json:"mode" field:"enum=alternating|simultaneous"`
 	// Private: joined with the room code only, never listed.
 	Private bool `json:"private"`
@@ -195,8 +196,13 @@ func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domai
 		return domain.Change{}, err
 	}
 	single := p.single(orders)
-	if a.Type == ActionPreview {
+	switch a.Type {
+	case ActionPreview:
 		return p.preview(single, d, a, env)
+	case ActionHeartbeat:
+		if ch, quiet, err := quietHeartbeat(single, d, a, env); err != nil || quiet {
+			return ch, err
+		}
 	}
 	ch, err := single.Run(d, a, env)
 	if err != nil {
@@ -304,6 +310,47 @@ func privateOrders(d domain.Docs, ids []string) (map[string]Orders, error) {
 		return nil, domain.Need(need...)
 	}
 	return out, nil
+}
+
+// HeartbeatQuiet is how long after a player's last heartbeat or action a
+// heartbeat changes nothing: the disconnect clock (60 s) needs one now and
+// then, and a flood of them must not bump the version the opponent's
+// version-guarded actions are checked against.
+const HeartbeatQuiet = 10 * time.Second
+
+// quietHeartbeat answers a heartbeat of a seated, connected player seen less
+// than HeartbeatQuiet ago: what a passed deadline changes (as "advance"
+// does), and nothing else, so it bumps no version and leaves no record.
+// Otherwise (quiet false) the heartbeat runs as a step of its own.
+func quietHeartbeat(single domain.Game, d domain.Docs, a domain.Action, env domain.Env) (domain.Change, bool, error) {
+	if err := domain.DecodePayload(a.Payload, nil); err != nil {
+		return domain.Change{}, false, err
+	}
+	adv := a
+	adv.Type = domain.ActionAdvance
+	ch, err := single.Run(d, adv, env)
+	if err != nil {
+		return domain.Change{}, false, err
+	}
+	var g Game
+	if w, ok := ch.GameWrite(); ok {
+		g, _ = w.Value.(Game)
+	} else {
+		doc, err := domain.ReadGame[Game](d, Kind)
+		if err != nil {
+			return domain.Change{}, false, err
+		}
+		g = doc.State
+	}
+	seat := g.SeatOf(a.Actor.ID)
+	if seat < 0 || g.Phase == PhaseOver {
+		return domain.Change{}, false, nil
+	}
+	pl := g.Players[seat]
+	if pl.Disconnected() || pl.LastSeen.IsZero() || env.Now.Sub(pl.LastSeen) >= HeartbeatQuiet {
+		return domain.Change{}, false, nil
+	}
+	return ch, true, nil
 }
 
 // preview answers ActionPreview: what the advance would apply first (a

@@ -256,6 +256,51 @@ func TestPreview(t *testing.T) {
 	require.True(t, ch.Result.(Preview).CanBuy, "the timeout gave the turn to the caller")
 }
 
+// TestQuietHeartbeat: a heartbeat of a connected player seen less than
+// HeartbeatQuiet ago changes nothing (no step, no write, so no version), so
+// a flood of them cannot make the opponent's version-guarded actions stale;
+// one after the quiet time, or of a disconnected player, is a step.
+func TestQuietHeartbeat(t *testing.T) {
+	w, _ := newLoggedWorld(t)
+	do(t, w, alice, domain.ActionCreate, `{"size":"small","mode":"alternating","mapSeed":"s1"}`)
+	do(t, w, bob, ActionJoin, `{}`)
+	start := w.Now
+	quiet := func(who domain.Actor, at time.Duration) {
+		t.Helper()
+		w.Now = start.Add(at)
+		before := w.Clone()
+		for range 20 {
+			ch := do(t, w, who, ActionHeartbeat, `{}`)
+			require.Empty(t, ch.Writes, "%s at %s", who.ID, at)
+			require.Empty(t, ch.Steps)
+		}
+		require.Equal(t, before.Docs, w.Docs)
+	}
+	beat := func(who domain.Actor, at time.Duration) domain.Change {
+		t.Helper()
+		w.Now = start.Add(at)
+		ch := do(t, w, who, ActionHeartbeat, `{}`)
+		require.NotEmpty(t, ch.Steps, "%s at %s", who.ID, at)
+		require.Equal(t, w.Now, worldGame(t, w).Players[worldGame(t, w).SeatOf(who.ID)].LastSeen)
+		return ch
+	}
+	quiet(alice, 0)
+	quiet(alice, HeartbeatQuiet-time.Millisecond)
+	beat(alice, HeartbeatQuiet)
+	quiet(alice, HeartbeatQuiet+time.Second)
+	beat(alice, 40*time.Second)
+	// Bob, silent since he joined, is disconnected as of +60 s; his
+	// heartbeat at +65 s reconnects him, as a step.
+	ch := beat(bob, 65*time.Second)
+	require.Contains(t, rulestest.Types(ch.Steps[len(ch.Steps)-1].Events), EventReconnected)
+	quiet(bob, 70*time.Second)
+	// Refusals are the heartbeat's own.
+	_, err := w.Do(domain.Action{ID: "h", Type: ActionHeartbeat, Actor: carol, Payload: json.RawMessage(`{}`)})
+	require.Equal(t, domain.EFORBIDDEN, domain.ErrorCode(err))
+	_, err = w.Do(domain.Action{ID: "h", Type: ActionHeartbeat, Actor: bob, Payload: json.RawMessage(`{"at":1}`)})
+	require.Equal(t, domain.EINVALID, domain.ErrorCode(err))
+}
+
 func nilIfEmpty(h []Hex) []Hex {
 	if len(h) == 0 {
 		return nil
@@ -283,6 +328,7 @@ func TestCreateRefusals(t *testing.T) {
 		`{"size":"huge"}`:          "size",
 		`{"mode":"turbo"}`:         "mode",
 		`{"turnSeconds":45}`:       "turnSeconds",
+		`{"turnSeconds":0}`:        "turnSeconds must be one of 60, 90, 120, not 0",
 		`{"turnSeconds":"90"}`:     "turnSeconds",
 		`{"private":"yes"}`:        "private",
 		`{"colour":"red"}`:         "colour",
