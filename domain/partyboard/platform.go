@@ -1,6 +1,7 @@
 package partyboard
 
 import (
+	"cmp"
 	"encoding/json"
 	"strings"
 	"sync"
@@ -28,11 +29,27 @@ const (
 	ActionSimulateBoard = "simulateBoard"
 )
 
-// Limits of simulateBoard, which runs in the request.
+// Limits of simulateBoard, which runs in the request: its work is bounded
+// so that it ends in about 2 s on two cores whatever the board (issue 23).
 const (
 	MaxSimGames     = 200
 	DefaultSimGames = 100
+	// SimStepsBase and SimStepsPerPlayer cap one simulated game of a
+	// request (SimStepCap): the built-in boards' longest games take up to
+	// about 65 actions per player (775 of 12 players, 293 of 4, 194 of 2).
+	// A game that reaches the cap is reported stalled.
+	SimStepsBase      = 128
+	SimStepsPerPlayer = 64
+	// SimBudget caps one request's simulated actions: games × SimStepCap.
+	// A simulated action costs 10 to 15 µs on the 2-core development
+	// machine, so a request that uses it all (a board whose games never end)
+	// runs 1.2 to 1.8 s; a request over it is refused.
+	SimBudget = 120_000
 )
+
+// SimStepCap is the most actions one simulated game of players may take in
+// a simulateBoard request.
+func SimStepCap(players int) int { return SimStepsBase + SimStepsPerPlayer*players }
 
 // PlatformGame is Party Board as the platform drives it: a one-document game
 // (Rules) on a board that is built in or uploaded, plus the board listing and
@@ -317,6 +334,12 @@ func (p PlatformGame) simulateBoard(d domain.Docs, a domain.Action) (domain.Chan
 	case req.Players == 1: // the tag bounds it; one player is no game
 		return domain.Change{}, domain.Errorf(domain.EINVALID, "players must be from %d to %d (default 4)", MinPlayers, MaxPlayers)
 	}
+	games, players := cmp.Or(req.Games, DefaultSimGames), cmp.Or(req.Players, 4)
+	steps := SimStepCap(players)
+	if games*steps > SimBudget {
+		return domain.Change{}, domain.Errorf(domain.EINVALID, "games × players is over the simulation budget: with %d players at most %d games (each may take %d actions, %d in all)",
+			players, SimBudget/steps, steps, SimBudget)
+	}
 	var b *Board
 	var err error
 	var id string
@@ -328,7 +351,7 @@ func (p PlatformGame) simulateBoard(d domain.Docs, a domain.Action) (domain.Chan
 	if err != nil {
 		return domain.Change{}, err
 	}
-	rep, err := Simulate(b, SimOptions{Games: req.Games, Players: req.Players, Seed: req.Seed})
+	rep, err := Simulate(b, SimOptions{Games: games, Players: players, Seed: req.Seed, MaxSteps: steps})
 	if err != nil {
 		return domain.Change{}, err
 	}

@@ -43,9 +43,11 @@ type SimReport struct {
 	Turns   Spread `json:"turns"`
 	Actions Spread `json:"actions"`
 	// Stalled are games that had not ended after MaxSteps actions (or whose
-	// rules looped without input: Errors says why).
-	Stalled int      `json:"stalled"`
-	Errors  []string `json:"errors,omitempty"`
+	// rules looped without input: Errors says why): they are reported, not
+	// run out.
+	Stalled  int      `json:"stalled"`
+	MaxSteps int      `json:"maxSteps"` // the cap on one game's actions
+	Errors   []string `json:"errors,omitempty"`
 	// WinsBySeat counts the games each seat (0 moves first) won;
 	// WinRateBySeat is that share of the games that ended (fair: 1/players).
 	WinsBySeat    []int     `json:"winsBySeat"`
@@ -232,7 +234,7 @@ func RandomAnswer(rng *rand.Rand, g Game) (typ, who string, payload json.RawMess
 
 // report sums up the games.
 func report(b *Board, o SimOptions, games []simGame) SimReport {
-	rep := SimReport{Board: b.ID, Games: o.Games, Players: o.Players, Seed: o.Seed,
+	rep := SimReport{Board: b.ID, Games: o.Games, Players: o.Players, Seed: o.Seed, MaxSteps: o.MaxSteps,
 		WinsBySeat: make([]int, o.Players), WinRateBySeat: make([]float64, o.Players),
 		NeverLanded: []TileRef{}, NeverRun: []RuleRef{}, Rules: []RuleStat{}}
 	var turns, actions []int
