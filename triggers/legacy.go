@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"cloud.google.com/go/firestore/apiv1/firestorepb"
@@ -45,11 +46,28 @@ var legacyEventTypes = map[string]string{
 // It answers 200 when the function returned nil, 500 when it failed, 400 for a
 // body it cannot read, 404 for an unknown trigger name. The emulator does not
 // retry a failed delivery; the tick sweeps what a failure left pending.
+//
+// With Async, a delivery that decodes is answered 202 at once and its
+// function runs in the background (at most AsyncLimit at a time; a failure
+// is logged). The emulator waits for each delivery's answer before it makes
+// the next one, so run synchronously the effects of a burst queue behind one
+// another for seconds; production's Eventarc delivers concurrently, which
+// Async imitates. Nothing is lost: a 500 made the emulator retry nothing
+// either, and every effect is idempotent and swept by the tick.
 type LegacyHandler struct {
 	Functions map[string]CloudEventFunc // by trigger name
 	Location  string                    // the events' "location" attribute; "local" when empty
 	Log       *slog.Logger              // nil: slog.Default()
+	Async     bool
+	// AsyncLimit bounds the functions running at once with Async (0: 16).
+	AsyncLimit int
+
+	once sync.Once
+	sem  chan struct{}
 }
+
+// asyncTimeout bounds one background run of a function.
+const asyncTimeout = time.Minute
 
 func (h *LegacyHandler) log() *slog.Logger {
 	if h.Log == nil {
@@ -85,6 +103,26 @@ func (h *LegacyHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		h.log().Error("legacy trigger: bad delivery", "trigger", name, "err", err)
 		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	if h.Async {
+		h.once.Do(func() {
+			n := h.AsyncLimit
+			if n <= 0 {
+				n = 16
+			}
+			h.sem = make(chan struct{}, n)
+		})
+		h.sem <- struct{}{}
+		go func() {
+			defer func() { <-h.sem }()
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), asyncTimeout)
+			defer cancel()
+			if err := fn(ctx, e); err != nil {
+				h.log().Error("legacy trigger: function failed", "trigger", name, "id", e.ID(), "subject", e.Subject(), "err", err)
+			}
+		}()
+		w.WriteHeader(http.StatusAccepted)
 		return
 	}
 	if err := fn(r.Context(), e); err != nil {

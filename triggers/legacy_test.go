@@ -140,6 +140,40 @@ func TestLegacyHandlerStatus(t *testing.T) {
 	require.Equal(t, "documents/games/g1/events/000000000001", got[0].Subject())
 }
 
+// TestLegacyHandlerAsync: with Async a delivery is answered 202 at once and
+// its function runs in the background, several at a time; a failure is only
+// logged (the tick sweeps what it left pending).
+func TestLegacyHandlerAsync(t *testing.T) {
+	good := fixture(t, "legacy_create.json")
+	release := make(chan struct{})
+	var running, done sync.WaitGroup
+	h := &triggers.LegacyHandler{Async: true, AsyncLimit: 4, Functions: map[string]triggers.CloudEventFunc{
+		"Slow": func(ctx context.Context, e event.Event) error {
+			running.Done()
+			defer done.Done()
+			<-release
+			return ctx.Err()
+		},
+		"Fail": func(context.Context, event.Event) error { done.Done(); return errors.New("boom") },
+	}}
+	running.Add(3)
+	done.Add(4)
+	for range 3 {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/functions/projects/p/triggers/Slow", strings.NewReader(string(good))))
+		require.Equal(t, http.StatusAccepted, w.Code, "answered before the function ends")
+	}
+	running.Wait() // three at once: none waited for another
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/functions/projects/p/triggers/Fail", strings.NewReader(string(good))))
+	require.Equal(t, http.StatusAccepted, w.Code, "a failure is the tick's to sweep")
+	w = httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/functions/projects/p/triggers/Slow", strings.NewReader("{}")))
+	require.Equal(t, http.StatusBadRequest, w.Code, "a body that does not decode is still refused")
+	close(release)
+	done.Wait()
+}
+
 // serveFunctions serves h where the test binary's emulator delivers triggers,
 // until the test ends.
 func serveFunctions(t *testing.T, h http.Handler) {

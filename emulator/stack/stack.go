@@ -158,7 +158,9 @@ func Run(ctx context.Context, c Config, ready func(*Stack)) error {
 	for name, h := range s.Server.Routes() {
 		mux.Handle("/"+name, h)
 	}
-	mux.Handle("/functions/projects/", s.Triggers.LegacyHandler())
+	legacy := s.Triggers.LegacyHandler()
+	legacy.Async = true // deliveries in parallel, as Eventarc makes them (triggers/legacy.go)
+	mux.Handle("/functions/projects/", legacy)
 	names := functions.Names(c.Games)
 	listing := func(w http.ResponseWriter) {
 		fmt.Fprintf(w, "Meeple local stack. Functions: POST /%s. See README.md.\n", strings.Join(names, ", POST /"))
