@@ -19,8 +19,8 @@ import (
 // game code sees the request: the field, not the action, is the unit of
 // validation. The kinds:
 //
-//	field:"id"                 an id (CheckKey): 1 to MaxIDLen printable characters, no '/', spaces,
-//	                           quotes, angle brackets or backslashes, not "." or "..", not __x__
+//	field:"id"                 an id (CheckKey): 1 to MaxIDLen printable characters, no '/', double
+//	                           quotes, angle brackets, backslashes or backticks, not "." or "..", not __x__
 //	field:"enum=a|b|c"         one of the values; on an integer field the values are integers
 //	                           (enum=60|90|120). ",fold": any case, surrounding space ignored
 //	field:"int,min=0,max=600"  a whole number from min to max (both required)
@@ -65,6 +65,7 @@ type FieldKind struct {
 	// Elem is the kind of a list's items or a map's values (nil: objects,
 	// checked field by field, or booleans); Key a map's keys'.
 	Elem, Key *FieldKind
+	num       bool // an enum on an integer field
 }
 
 // ParseFieldKind parses a `field` tag (elem and key: the `elem` and `key`
@@ -188,19 +189,19 @@ func (k FieldKind) elemString() string {
 	return k.Elem.String()
 }
 
-// CheckKey checks an id a request names with the id kind's rules: CheckID's,
-// and no spaces, quotes, angle brackets, backslashes or backticks (an id is
-// shown and linked by clients).
+// CheckKey checks an id a request names with the id kind's rules: CheckID's
+// (printable, no '/', not "." or "..", not __x__), and no double quotes,
+// angle brackets, backslashes or backticks, the characters that end or
+// escape markup and strings (an id is shown and linked by clients). Spaces
+// and apostrophes are allowed: clients make action ids from what they do.
 //
 // Errors: EINVALID, naming the field.
 func CheckKey(field, s string) error {
 	if err := CheckID(field, s); err != nil {
 		return err
 	}
-	if i := strings.IndexFunc(s, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune("\"'<>\\`", r)
-	}); i >= 0 {
-		return Errorf(EINVALID, "%s may not contain spaces, quotes, angle brackets or backslashes", field)
+	if strings.ContainsAny(s, "\"<>\\`") {
+		return Errorf(EINVALID, "%s may not contain double quotes, angle brackets, backslashes or backticks", field)
 	}
 	return nil
 }
@@ -455,6 +456,7 @@ func newFieldSpec(name string, t reflect.Type, tag reflect.StructTag) *fieldSpec
 		if err != nil {
 			return nil, nil, err
 		}
+		ek.num = isInt(t)
 		return &ek, nil, fits(name, ek, t)
 	}
 	switch k.Kind {
@@ -481,6 +483,7 @@ func newFieldSpec(name string, t reflect.Type, tag reflect.StructTag) *fieldSpec
 		}
 	default:
 		fs.err = fits(name, k, ft)
+		k.num = isInt(ft)
 	}
 	fs.kind = &k
 	return fs
@@ -494,7 +497,15 @@ func fits(name string, k FieldKind, t reflect.Type) error {
 	case "id", "url", "text", "longtext":
 		ok = t.Kind() == reflect.String
 	case "enum":
-		ok = t.Kind() == reflect.String || isInt(t)
+		ok = t.Kind() == reflect.String
+		if isInt(t) {
+			ok = true
+			for _, e := range k.Enum {
+				if _, err := strconv.ParseInt(e, 10, 64); err != nil {
+					ok = false
+				}
+			}
+		}
 	case "int", "coord":
 		ok = isInt(t)
 	case "json":
@@ -680,22 +691,26 @@ func checkValue(path string, k FieldKind, obj *structSpec, raw json.RawMessage) 
 		}
 		return nil
 	}
-	switch raw[0] {
-	case '"':
-		s, err := str(path, raw)
-		if err != nil {
-			return err
-		}
-		return k.CheckString(path, s)
-	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+	if k.numeric() {
 		n, err := strconv.ParseInt(string(raw), 10, 64)
 		if err != nil {
 			return Errorf(EINVALID, "%s must be a whole number", path)
 		}
 		return k.CheckInt(path, n)
 	}
-	return Errorf(EINVALID, "%s must be %s", path, k.String())
+	if raw[0] != '"' {
+		return Errorf(EINVALID, "%s must be a string", path)
+	}
+	s, err := str(path, raw)
+	if err != nil {
+		return err
+	}
+	return k.CheckString(path, s)
 }
+
+// numeric reports a kind whose values are whole numbers: int, coord, an
+// enum on an integer field.
+func (k FieldKind) numeric() bool { return k.Kind == "int" || k.Kind == "coord" || k.num }
 
 // checkItem checks a list's item or a map's value.
 func checkItem(path string, k *FieldKind, obj *structSpec, raw json.RawMessage) error {

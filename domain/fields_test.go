@@ -55,9 +55,10 @@ func TestFieldKindsRefuseWhatTheyDeclare(t *testing.T) {
 		{"id __x__", `{"team":"__x__"}`, "team may not start and end"},
 		{"id with a control character", `{"team":"a\u0000b"}`, "team may hold printable characters only"},
 		{"id with a bidi override", `{"team":"a\u202eb"}`, "team may hold printable characters only"},
-		{"id with quotes", `{"team":"a\"b"}`, "team may not contain spaces, quotes"},
-		{"id with angle brackets", `{"team":"<b>"}`, "team may not contain spaces, quotes"},
-		{"id with a space", `{"team":"a b"}`, "team may not contain spaces"},
+		{"id with quotes", `{"team":"a\"b"}`, "team may not contain double quotes, angle brackets"},
+		{"id with angle brackets", `{"team":"<b>"}`, "team may not contain double quotes, angle brackets"},
+		{"id with a backtick", "{\"team\":\"a`b\"}", "team may not contain double quotes"},
+		{"an id may hold a space and an apostrophe", `{"team":"bad-another team's tile"}`, ""},
 		{"enum", `{"size":"huge"}`, `size must be one of small, medium, large, not "huge"`},
 		{"enum echo is cut", `{"size":"` + long + `"}`, `size must be one of small, medium, large, not "xxxx`},
 		{"enum of numbers", `{"timer":0}`, "timer must be one of 60, 90, 120, not 0"},
@@ -140,12 +141,14 @@ func TestCheckFieldsLeavesOtherFieldsAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	for body, want := range map[string]string{
-		`{"gameId":"a/b"}`:                                "gameId may not contain '/'",
+		`{"gameId":"a/b"}`: "gameId may not contain '/'",
 		`{"actionId":"` + strings.Repeat("a", 129) + `"}`: "actionId must be at most 128 characters",
-		`{"version":-1}`:                                  "version must be from 0 to",
-		`{"seed":"a\u202eb"}`:                             "seed may not contain bidirectional formatting characters",
-		`{"password":"` + strings.Repeat("p", 73) + `"}`:  "password must be at most 72 characters",
-		`{"roomCode":"AB\u0000CD"}`:                       "roomCode may not contain control characters",
+		`{"version":-1}`:      "version must be from 0 to",
+		`{"seed":"a\u202eb"}`: "seed may not contain bidirectional formatting characters",
+		`{"password":"` + strings.Repeat("p", 73) + `"}`: "password must be at most 72 characters",
+		`{"password":1e400}`:                             "password must be a string",
+		`{"version":"1"}`:                                "version must be a whole number",
+		`{"roomCode":"AB\u0000CD"}`:                      "roomCode may not contain control characters",
 	} {
 		err := CheckFields(json.RawMessage(body), PlatformRequest{})
 		if err == nil || !strings.HasPrefix(ErrorMessage(err), want) {

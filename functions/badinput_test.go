@@ -33,6 +33,7 @@ func TestBadInputTable(t *testing.T) {
 		status, _ := strconv.Atoi(r[4])
 		body = strings.ReplaceAll(body, "$GAME", m.id)
 		body = strings.ReplaceAll(body, "$BIG", strings.Repeat("x", 70<<10))
+		body = strings.ReplaceAll(body, "$LONG", strings.Repeat("x", 5000))
 		t.Run(name, func(t *testing.T) {
 			token := eve.Token
 			if fn == "Auth" {

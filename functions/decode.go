@@ -49,7 +49,10 @@ func readBody(r *http.Request, max int) ([]byte, error) {
 	return body, nil
 }
 
-// DecodeEnvelope checks that body is one JSON object and reads its envelope.
+// DecodeEnvelope checks that body is one JSON object and reads its envelope;
+// every field the platform reads itself (domain.PlatformRequest: gameId,
+// actionId, version, seed, roomCode, password) is checked by its declared
+// kind, whichever action it comes with.
 //
 // Errors: EINVALID, naming the field at fault.
 func DecodeEnvelope(body []byte) (Envelope, error) {
@@ -63,17 +66,42 @@ func DecodeEnvelope(body []byte) (Envelope, error) {
 	if !typeRE.MatchString(e.Type) {
 		return e, domain.Errorf(domain.EINVALID, "type %s is not an action type: a name of up to 64 letters and digits", domain.Quote(e.Type))
 	}
-	if e.GameID != "" {
-		if err := domain.CheckID("gameId", e.GameID); err != nil {
-			return e, err
-		}
-	}
-	if e.ActionID != "" {
-		if err := domain.CheckID("actionId", e.ActionID); err != nil {
-			return e, err
-		}
+	if err := domain.CheckFields(body, domain.PlatformRequest{}); err != nil {
+		return e, err
 	}
 	return e, nil
+}
+
+// payloads are a game's actions by type, each with the request struct its
+// ActionDoc declares (domain.ActionDocer): what checkPayload checks a
+// request's payload against.
+type payloads map[string]domain.ActionDoc
+
+// payloadsOf reads a game's ActionDocs once, when its function is made.
+func payloadsOf(g domain.Game) payloads {
+	out := payloads{}
+	if docer, ok := g.(domain.ActionDocer); ok {
+		for _, d := range docer.ActionDocs() {
+			out[d.Type] = d
+		}
+	}
+	return out
+}
+
+// check decodes payload (the body without what the platform takes out of
+// it) as action typ's documented request, with every field's declared kind
+// (domain.CheckPayload), before anything is read and before any game code
+// runs: a malformed field is a 400 naming it whichever code reads it later,
+// and nothing is stored. A type the game does not document (legal, advance,
+// an unknown type) is left to the game.
+//
+// Errors: EINVALID naming the field.
+func (p payloads) check(typ string, payload json.RawMessage) error {
+	d, ok := p[typ]
+	if !ok {
+		return nil
+	}
+	return domain.CheckPayload(payload, d.Payload)
 }
 
 // decodeObject decodes body, which must be exactly one JSON object, into v and
@@ -104,10 +132,13 @@ func jsonError(err error) error {
 	switch {
 	case errors.As(err, &typeErr):
 		want := kindName(typeErr.Type.Kind().String())
-		if want == "a whole number" && strings.HasPrefix(typeErr.Value, "number") {
-			return domain.Errorf(domain.EINVALID, "field %q must be a whole number", typeErr.Field)
+		// Value is the JSON kind sent, and for a number its digits too,
+		// which are not echoed (a number may be 60 KiB long).
+		got, _, _ := strings.Cut(typeErr.Value, " ")
+		if want == "a whole number" && got == "number" {
+			return domain.Errorf(domain.EINVALID, "field %s must be a whole number", domain.Quote(typeErr.Field))
 		}
-		return domain.Errorf(domain.EINVALID, "field %q must be %s, not %s", typeErr.Field, want, typeErr.Value)
+		return domain.Errorf(domain.EINVALID, "field %s must be %s, not %s", domain.Quote(typeErr.Field), want, got)
 	case errors.As(err, &syntaxErr):
 		return domain.Errorf(domain.EINVALID, "malformed JSON at byte %d: %v", syntaxErr.Offset, syntaxErr)
 	case errors.Is(err, io.ErrUnexpectedEOF):

@@ -41,7 +41,7 @@ func Reference(reg domain.Registry) string {
 	p("characters of what was sent. An empty string or `null` counts as not sent. The envelope's\n")
 	p("`gameId` and `actionId` are ids and `version` an integer from 0.\n\n")
 	p("| kind | holds |\n|---|---|\n")
-	p("| id | 1 to %d characters (`id ≤ n`: n), printable, no `/`, spaces, quotes, angle brackets or backslashes, not `.` or `..`, not `__x__` |\n", domain.MaxIDLen)
+	p("| id | 1 to %d characters (`id ≤ n`: n), printable, no `/`, double quotes, angle brackets, backslashes or backticks, not `.` or `..`, not `__x__` |\n", domain.MaxIDLen)
 	p("| one of … | exactly one of the values listed |\n")
 	p("| integer a to b, coordinate | a whole number in the range; a coordinate is from −%d to %d |\n", domain.MaxCoord, domain.MaxCoord)
 	p("| https URL ≤ n | an absolute https URL (http(s): http too) of at most n bytes, with a host, no user info, no spaces, quotes, angle brackets, backslashes or control characters |\n")

@@ -112,6 +112,7 @@ func (s *Server) gameEndpoint(e domain.Entry) http.HandlerFunc {
 	if max == 0 {
 		max = MaxBody
 	}
+	docs := payloadsOf(e.Game)
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !s.allow(w, r) {
 			return
@@ -134,7 +135,7 @@ func (s *Server) gameEndpoint(e domain.Entry) http.HandlerFunc {
 			if err != nil {
 				return nil, err
 			}
-			return s.act(r.Context(), e, actor, env, body)
+			return s.act(r.Context(), e, docs, actor, env, body)
 		}()
 		if err != nil {
 			writeError(w, r, err)
@@ -144,8 +145,9 @@ func (s *Server) gameEndpoint(e domain.Entry) http.HandlerFunc {
 	}
 }
 
-// act runs one decoded, authenticated request of game e.
-func (s *Server) act(ctx context.Context, e domain.Entry, actor domain.Actor, env Envelope, body []byte) (any, error) {
+// act runs one decoded, authenticated request of game e, whose payloads
+// docs declares.
+func (s *Server) act(ctx context.Context, e domain.Entry, docs payloads, actor domain.Actor, env Envelope, body []byte) (any, error) {
 	kind := e.Kind()
 	var drop []string // what the platform takes out of the game's payload
 	switch env.Type {
@@ -160,6 +162,9 @@ func (s *Server) act(ctx context.Context, e domain.Entry, actor domain.Actor, en
 	}
 	payload, err := withoutFields(body, drop...)
 	if err != nil {
+		return nil, err
+	}
+	if err := docs.check(env.Type, payload); err != nil {
 		return nil, err
 	}
 	a := domain.Action{ID: env.ActionID, Type: env.Type, Actor: actor, Payload: payload}
@@ -189,7 +194,7 @@ func (s *Server) act(ctx context.Context, e domain.Entry, actor domain.Actor, en
 				return nil, domain.Errorf(domain.EINVALID, "join needs a gameId or a roomCode")
 			}
 			room = normalizeRoomCode(req.RoomCode)
-			if err := domain.CheckID("roomCode", room); err != nil {
+			if err := domain.CheckKey("roomCode", room); err != nil {
 				return nil, err
 			}
 			id, err := s.Store.ResolveRoom(ctx, room)

@@ -47,6 +47,8 @@ func TestValidateTeam(t *testing.T) {
 		{"image opaque", func(tm *Team) { tm.Image = "https:a.png" }, "image"},
 		{"image with user info", func(tm *Team) { tm.Image = "https://user:pw@img.example/a.png" }, "image"},
 		{"image with a space", func(tm *Team) { tm.Image = "https://img.example/a b.png" }, "image"},
+		{"image with a quote", func(tm *Team) { tm.Image = `https://x.example/a"onerror="alert(1)` }, "image"},
+		{"player image with angle brackets", func(tm *Team) { tm.Players[1].Image = "https://x.example/<svg>" }, "players[1].image"},
 		{"image too long", func(tm *Team) { tm.Image = "https://img.example/" + strings.Repeat("a", MaxImageURL) }, "image"},
 		{"player image http", func(tm *Team) { tm.Players[3].Image = "http://x.example/p.png" }, "players[3].image"},
 		{"player without name", func(tm *Team) { tm.Players[2].Name = "" }, "players[2].name"},

@@ -2,7 +2,6 @@ package codebowl
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -94,38 +93,18 @@ func CheckStats(field string, st, ag, mv int) error {
 }
 
 // CheckImageURL accepts an empty string (no image) or an absolute https URL of
-// at most 500 bytes with a host, no user info and no spaces or control
-// characters. Anything else — http, javascript:, data:, relative URLs — is
-// refused, so a client can put it in an <img src> as it is.
+// at most 500 bytes with a host, no user info and no spaces, quotes, angle
+// brackets, backslashes or control characters — the url field kind's rules
+// (domain.CheckURL), which the request's tag already enforced. Anything else
+// — http, javascript:, data:, relative URLs, a quote that would end an
+// attribute — is refused, so a client can put it in an <img src> as it is.
 //
 // Errors: EINVALID naming field.
 func CheckImageURL(field, s string) error {
 	if s == "" {
 		return nil
 	}
-	bad := func(why string) error {
-		return domain.Errorf(domain.EINVALID, "%s: %s", field, why)
-	}
-	if len(s) > MaxImageURL {
-		return bad(fmt.Sprintf("the URL is longer than %d bytes", MaxImageURL))
-	}
-	for _, r := range s {
-		if r <= ' ' || r == 0x7f || !unicode.IsPrint(r) {
-			return bad("the URL has a space or a control character")
-		}
-	}
-	u, err := url.Parse(s)
-	switch {
-	case err != nil:
-		return bad("not a URL")
-	case u.Scheme != "https":
-		return bad("the image must be an https:// URL")
-	case u.Opaque != "" || u.Host == "" || u.Hostname() == "":
-		return bad("the URL has no host")
-	case u.User != nil:
-		return bad("the URL must not carry a user name or password")
-	}
-	return nil
+	return domain.CheckURL(field, s, MaxImageURL, false)
 }
 
 // checkName accepts 1…max printable characters without surrounding space.
