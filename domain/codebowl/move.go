@@ -44,7 +44,7 @@ func (s *step) actor(side Side, id string) (ref, error) {
 	ps, i, ok := s.m.find(id)
 	switch {
 	case !ok:
-		return ref{}, domain.Errorf(domain.EINVALID, "player: there is no player %q in this match", id)
+		return ref{}, domain.Errorf(domain.EINVALID, "player: there is no player %s in this match", domain.Quote(id))
 	case ps != side:
 		return ref{}, domain.Errorf(domain.EINVALID, "player: %s is not one of your players", id)
 	}

@@ -372,7 +372,7 @@ func readTeam(d domain.Docs, id string) (Team, error) {
 		return t, err
 	}
 	if !ok {
-		return t, domain.Errorf(domain.ENOTFOUND, "no team %q", id)
+		return t, domain.Errorf(domain.ENOTFOUND, "no team %s", domain.Quote(id))
 	}
 	return t, nil
 }
@@ -482,7 +482,7 @@ func createTeam(d domain.Docs, a domain.Action) (domain.Change, error) {
 	}
 	if found {
 		if !sameTeam(old, t) {
-			return domain.Change{}, domain.Errorf(domain.EEXISTS, "actionId %q already created team %s from another request: use a new actionId", a.ID, id)
+			return domain.Change{}, domain.Errorf(domain.EEXISTS, "actionId %s already created team %s from another request: use a new actionId", domain.Quote(a.ID), id)
 		}
 		return domain.Change{Result: old}, nil
 	}

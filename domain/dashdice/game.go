@@ -78,7 +78,7 @@ func ModeOf(d domain.Docs, id string) (Mode, error) {
 			return b, nil
 		}
 	}
-	return m, domain.Errorf(domain.EINVALID, "unknown mode %q", id)
+	return m, domain.Errorf(domain.EINVALID, "unknown mode %s", domain.Quote(id))
 }
 
 func create(d domain.Docs, a domain.Action, env domain.Env) (Match, bool, error) {

@@ -93,5 +93,5 @@ func (m MapSource) Board(id string) (*Board, error) {
 	if b, ok := m[id]; ok && b != nil {
 		return b, nil
 	}
-	return nil, domain.Errorf(domain.ENOTFOUND, "no board %q", id)
+	return nil, domain.Errorf(domain.ENOTFOUND, "no board %s", domain.Quote(id))
 }

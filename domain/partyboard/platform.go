@@ -181,7 +181,7 @@ func (c *boardCache) Board(id string) (*Board, error) {
 	if b, ok := c.m.Load(id); ok {
 		return b.(*Board), nil
 	}
-	return nil, domain.Errorf(domain.ENOTFOUND, "no board %q", id)
+	return nil, domain.Errorf(domain.ENOTFOUND, "no board %s", domain.Quote(id))
 }
 
 // load makes sure an uploaded board is cached, asking for its document when
@@ -205,7 +205,7 @@ func (c *boardCache) load(d domain.Docs, id string) error {
 		if !d.Asked(doc) {
 			return domain.Need(domain.Locked(doc))
 		}
-		return domain.Errorf(domain.ENOTFOUND, "no board %q", id)
+		return domain.Errorf(domain.ENOTFOUND, "no board %s", domain.Quote(id))
 	}
 	b, _, _, err := LoadBoard([]byte(f.File), LoadOptions{Lenient: true})
 	if err != nil {

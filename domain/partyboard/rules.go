@@ -410,7 +410,7 @@ func (s *step) removePlayer(a domain.Action) error {
 	ti := g.Seat(req.PlayerID)
 	switch {
 	case ti < 0:
-		return domain.Errorf(domain.EINVALID, "playerId %q is not a player in this game", req.PlayerID)
+		return domain.Errorf(domain.EINVALID, "playerId %s is not a player in this game", domain.Quote(req.PlayerID))
 	case g.Players[me].Removed:
 		return domain.Errorf(domain.ECONFLICT, "you are no longer in this game")
 	case g.Players[ti].Removed:

@@ -104,7 +104,7 @@ func SelectUndo(c Ctx, g Game, typ string, hist []HistoryEntry, req UndoRequest)
 				return hist[:i+1], nil
 			}
 		}
-		return nil, domain.Errorf(domain.ENOTFOUND, "to: %q is not one of the latest %d actions that can be undone", req.To, HistoryDepth)
+		return nil, domain.Errorf(domain.ENOTFOUND, "to: %s is not one of the latest %d actions that can be undone", domain.Quote(req.To), HistoryDepth)
 	}
 	return nil, domain.Errorf(domain.EINVALID, "unknown action type %q", typ)
 }
