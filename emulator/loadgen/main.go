@@ -6,9 +6,18 @@
 // the documents it reads and writes per action (counted from the RPCs of the
 // stack's Firestore client), listener delays and document sizes.
 //
+// The crowd scenario (issue 21, docs/scale.md) runs only when asked for with
+// -game crowd: for each concurrency of -crowd, that many fresh guests ask
+// DashDice for a quick match at the same instant and poll until paired, and
+// one player of every game made forfeits at the same instant; the same is
+// measured for the old design (one queue document, one leaderboard document
+// rewritten by every game end), emulated in the load generator on
+// loadgen-only collections of the same emulator.
+//
 // Requests are sent only to the stack it started on 127.0.0.1. Usage:
 //
 //	go run ./emulator/loadgen [-actions 400] [-game tilerace]
+//	go run ./emulator/loadgen -game crowd [-crowd 20,50,100,120,200]
 package main
 
 import (
@@ -37,14 +46,20 @@ func main() {
 	only := flag.String("game", "", "run only these games' scenarios (kinds, comma-separated)")
 	discordLimit := flag.Int("discord", 0, "also run the Discord scenario against a fake Discord limiting each webhook to this many messages a second (0: skip)")
 	discordBurst := flag.Int("discord-burst", 100, "completions in the Discord scenario's rate-limited burst")
+	crowd := flag.String("crowd", DefaultCrowd, "the crowd scenario's concurrencies (with -game crowd)")
 	flag.Parse()
-	if err := run(*actions, *only, *discordLimit, *discordBurst); err != nil {
+	sizes, err := ParseCrowd(*crowd)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		os.Exit(2)
+	}
+	if err := run(*actions, *only, *discordLimit, *discordBurst, sizes); err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, only string, discordLimit, discordBurst int) error {
+func run(n int, only string, discordLimit, discordBurst int, crowd []int) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var fake *discordtest.Server
@@ -115,6 +130,12 @@ func run(n int, only string, discordLimit, discordBurst int) error {
 		fmt.Printf("\n== Discord (Tile Race announcements, fake Discord) ==\n")
 		if err := games.DiscordLoad(ctx, p, fake, discordLimit, discordBurst, os.Stdout); err != nil {
 			return fmt.Errorf("discord: %w", err)
+		}
+	}
+	if strings.Contains(","+only+",", ",crowd,") {
+		fmt.Printf("\n== crowd: quick match and game ends at once, new design vs old (emulated) ==\n")
+		if err := crowdScenario(ctx, p, s.Project, crowd, os.Stdout); err != nil {
+			return fmt.Errorf("crowd: %w", err)
 		}
 	}
 	return nil
