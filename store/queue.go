@@ -133,7 +133,20 @@ func QuickMatch(ctx context.Context, st *Store, kind string, me domain.Actor, ac
 		if cur.ActionID == actionID && cur.Status == ticketMatched {
 			return cur.ticket(), nil
 		}
-		cands, err := st.waitingTickets(ctx, tickets, me.ID)
+		var cands []*firestore.DocumentSnapshot
+		if cur.ActionID == actionID && cur.Status == ticketWaiting {
+			// A waiting player's poll pairs with the next younger waiting
+			// ticket after its own: waiters polling at once then claim
+			// different tickets (each its successor) rather than all racing
+			// for the oldest few.
+			cands, err = st.nextWaiting(ctx, tickets, me.ID, cur.Since)
+			if err == nil && len(cands) == 0 {
+				// The youngest waiter: an older one, if any.
+				cands, err = st.waitingTickets(ctx, tickets, me.ID)
+			}
+		} else {
+			cands, err = st.waitingTickets(ctx, tickets, me.ID)
+		}
 		if err != nil {
 			return Ticket{}, err
 		}
@@ -197,6 +210,24 @@ func (st *Store) waitingTickets(ctx context.Context, tickets *firestore.Collecti
 		}
 	}
 	return out, nil
+}
+
+// nextWaiting returns the first waiting, fresh ticket of a queue younger
+// than since (mine), not mine.
+func (st *Store) nextWaiting(ctx context.Context, tickets *firestore.CollectionRef, me string, since time.Time) ([]*firestore.DocumentSnapshot, error) {
+	snaps, err := tickets.Where("status", "==", ticketWaiting).Where("since", ">=", since).OrderBy("since", firestore.Asc).Limit(4).Documents(ctx).GetAll()
+	if err != nil {
+		return nil, err
+	}
+	now := st.now()
+	for _, s := range snaps {
+		var t ticketDoc
+		if s.Ref.ID == me || s.DataTo(&t) != nil || now.Sub(t.Seen) >= QueueStale {
+			continue
+		}
+		return []*firestore.DocumentSnapshot{s}, nil
+	}
+	return nil, nil
 }
 
 // claim pairs me with the waiting ticket c in one transaction: their create

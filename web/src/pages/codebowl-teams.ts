@@ -130,7 +130,7 @@ export function codebowlCard(s: Session, stopped: () => boolean): { el: HTMLElem
         }
         if (r.result.status === "left") throw new Error("your team went into another match; you left the queue");
         status.textContent = `waiting for an opponent… (${new Date().toLocaleTimeString()})`;
-        await new Promise((res) => setTimeout(res, 1000));
+        await new Promise((res) => setTimeout(res, 1000 + Math.random() * 500));
       }
     } finally {
       status.textContent = "";

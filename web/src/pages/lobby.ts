@@ -95,7 +95,7 @@ function kindCard(g: GameKind, stopped: () => boolean): HTMLElement {
         const r = await act(g.function, { type: "quickMatch", actionId: id, ...body(names) });
         if (r.result.status === "matched") return navigate(gameRoute(g.kind, r.result.gameId));
         status.textContent = `waiting for an opponent… (${new Date().toLocaleTimeString()})`;
-        await new Promise((res) => setTimeout(res, 2000));
+        await new Promise((res) => setTimeout(res, 1000 + Math.random() * 500));
         if (stopped()) return;
       }
     }), { id: `quick-${g.kind}` });
