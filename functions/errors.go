@@ -81,8 +81,12 @@ func unavailable(err error) error {
 		return domain.Errorf(domain.EUNAVAILABLE, "the request took too long; send it again (same actionId)")
 	}
 	switch status.Code(err) {
-	case codes.Aborted, codes.Unavailable, codes.DeadlineExceeded, codes.ResourceExhausted:
-		return domain.Errorf(domain.EUNAVAILABLE, "the game is busy; send the same request again (same actionId)")
+	case codes.Aborted:
+		// Contention: other requests wrote the same documents (a game's, a
+		// player's, a sign-in's throttle) first, for the whole retry budget.
+		return domain.Errorf(domain.EUNAVAILABLE, "busy: other requests are changing the same documents; send the same request again (same actionId)")
+	case codes.Unavailable, codes.DeadlineExceeded, codes.ResourceExhausted:
+		return domain.Errorf(domain.EUNAVAILABLE, "the database is unavailable or overloaded; send the same request again (same actionId)")
 	}
 	return err
 }
