@@ -48,8 +48,11 @@ const (
 	// they are in the history, so a listener that missed a few snapshots
 	// still sees every step.
 	LogKeep = 6
-	// FlushEvery is how many steps not yet in the history make a batch.
-	FlushEvery = 12
+	// FlushEvery is how many steps not yet in the history make a batch, at
+	// most; FlushBytes how many bytes of their events, at most (whichever
+	// comes first), which bounds what the log adds to the game document.
+	FlushEvery = 32
+	FlushBytes = 3000
 	// ActKeep is how many of the latest actions a retry is recognised
 	// among (then refused as already applied: 409), and ReplyKeep how many
 	// of them keep their reply (a retry gets it again, 200).
@@ -78,7 +81,8 @@ type actEntry struct {
 	Key     string `json:"k"`           // actKey: a hash of {actorId}~{actionId}
 	Hash    string `json:"h"`           // requestHash, shortened
 	Version int64  `json:"v"`           // the version the action left
-	Reply   string `json:"r,omitempty"` // the reply, for the last ReplyKeep
+	Reply   string `json:"r,omitempty"` // the reply without its events, for the last ReplyKeep
+	Steps   int    `json:"n,omitempty"` // how many steps the action made (its events are theirs, in the log)
 	Session string `json:"s,omitempty"` // a session the reply signed in
 }
 
@@ -118,17 +122,23 @@ func (pl platformLog) find(key string) (actEntry, bool) {
 	return actEntry{}, false
 }
 
-// recorded turns an entry of acts into what a retry gets: its reply, or
-// when the reply is no longer kept, a 409 saying the action was applied.
-func (e actEntry) recorded(hash string, a domain.Action) (*recorded, error) {
+// recorded turns an entry of acts into what a retry gets: its reply, its
+// events put back from the log's steps; or when the reply or those steps
+// are no longer kept, a 409 saying the action was applied.
+func (e actEntry) recorded(hash string, a domain.Action, pl platformLog) (*recorded, error) {
 	if e.Hash != shortHash(hash) {
 		return nil, reused(a)
 	}
+	gone := domain.Errorf(domain.ECONFLICT,
+		"actionId %q was already applied (it made version %d); its reply is no longer kept: read the game instead", a.ID, e.Version)
 	if e.Reply == "" {
-		return nil, domain.Errorf(domain.ECONFLICT,
-			"actionId %q was already applied (it made version %d); its reply is no longer kept: read the game instead", a.ID, e.Version)
+		return nil, gone
 	}
-	out := &recorded{hash: hash, reply: json.RawMessage(e.Reply)}
+	reply, ok := withEvents(e, pl)
+	if !ok {
+		return nil, gone
+	}
+	out := &recorded{hash: hash, reply: reply}
 	if e.Session != "" {
 		var s domain.Actor
 		if json.Unmarshal([]byte(e.Session), &s) == nil {
@@ -136,6 +146,61 @@ func (e actEntry) recorded(hash string, a domain.Action) (*recorded, error) {
 		}
 	}
 	return out, nil
+}
+
+// replyWithoutEvents is the reply an entry of acts keeps: its events are in
+// the log already.
+func replyWithoutEvents(reply []byte) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(reply, &m) != nil {
+		return string(reply)
+	}
+	delete(m, "events")
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// withEvents puts an entry's reply back together: the events of the steps
+// that made versions Version-Steps+1 … Version, from the log; false when
+// the log no longer has them all.
+func withEvents(e actEntry, pl platformLog) (json.RawMessage, bool) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(e.Reply), &m); err != nil {
+		return nil, false
+	}
+	if _, ok := m["events"]; ok || e.Steps == 0 {
+		if !ok {
+			m["events"] = json.RawMessage("[]")
+		}
+		b, err := json.Marshal(m)
+		return b, err == nil
+	}
+	evs := []json.RawMessage{}
+	for seq := e.Version - int64(e.Steps) + 1; seq <= e.Version; seq++ {
+		found := false
+		for _, s := range pl.Log {
+			if s.Seq != seq {
+				continue
+			}
+			var part []json.RawMessage
+			if json.Unmarshal(s.Events, &part) != nil {
+				return nil, false
+			}
+			evs = append(evs, part...)
+			found = true
+			break
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	b, err := json.Marshal(evs)
+	if err != nil {
+		return nil, false
+	}
+	m["events"] = b
+	out, err := json.Marshal(m)
+	return out, err == nil
 }
 
 // withAct adds an action to the recent ones, dropping the oldest beyond
@@ -164,7 +229,11 @@ func logUpdate(pl platformLog, steps []logStep, over bool) (log []logStep, flush
 			unflushed = append(unflushed, s)
 		}
 	}
-	if len(unflushed) >= FlushEvery || (over && len(unflushed) > 0) {
+	size := 0
+	for _, s := range unflushed {
+		size += len(s.Events)
+	}
+	if len(unflushed) >= FlushEvery || size >= FlushBytes || (over && len(unflushed) > 0) {
 		batch = unflushed
 	}
 	if over || batch != nil {
@@ -237,6 +306,9 @@ func firestoreActs(acts []actEntry) []any {
 		m := map[string]any{"k": e.Key, "h": e.Hash, "v": e.Version}
 		if e.Reply != "" {
 			m["r"] = e.Reply
+		}
+		if e.Steps > 0 {
+			m["n"] = e.Steps
 		}
 		if e.Session != "" {
 			m["s"] = e.Session
@@ -332,7 +404,10 @@ func expandRecords(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]
 
 // retried is what an attempt returns for an action the game document
 // records already: the retry gets that action's reply.
-type retried struct{ actEntry }
+type retried struct {
+	actEntry
+	log platformLog
+}
 
 func (retried) Error() string { return "a retry of a recorded action" }
 
@@ -345,8 +420,9 @@ func (st *Store) recordedAnywhere(ctx context.Context, gameID string, a domain.A
 		if jerr != nil {
 			return nil, jerr
 		}
-		if e, ok := logOf(raw).find(actKey(a)); ok {
-			return e.recorded(hash, a)
+		pl := logOf(raw)
+		if e, ok := pl.find(actKey(a)); ok {
+			return e.recorded(hash, a, pl)
 		}
 	} else if !notFound(err) {
 		return nil, err

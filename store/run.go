@@ -213,8 +213,9 @@ func (x *execution) run(ctx context.Context, tx *firestore.Transaction, now time
 		if round == 0 && a.ID != "" {
 			// A retry of an action the game document records: its first
 			// reply, before the rules could apply it a second time.
-			if e, ok := logOf(at.rs.docs.Raw(domain.GameDocID)).find(actKey(a)); ok {
-				return nil, retried{e}
+			pl := logOf(at.rs.docs.Raw(domain.GameDocID))
+			if e, ok := pl.find(actKey(a)); ok {
+				return nil, retried{e, pl}
 			}
 		}
 		if round == 0 && x.plan.Scope == domain.ScopeGame {
@@ -401,9 +402,9 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep) error {
 	// a CodeBowl team) keep a server-only action record instead.
 	onlyGame := !w.Create && len(at.change.Writes) == 1 && len(at.change.Spawn) == 0
 	if a := x.req.Action; a.ID != "" && onlyGame {
-		e := actEntry{Key: actKey(a), Hash: shortHash(requestHash(kind, a)), Version: w.Version}
+		e := actEntry{Key: actKey(a), Hash: shortHash(requestHash(kind, a)), Version: w.Version, Steps: len(steps)}
 		if b, err := json.Marshal(at.reply()); err == nil {
-			e.Reply = string(b)
+			e.Reply = replyWithoutEvents(b)
 		}
 		if s := at.change.Session; s != nil {
 			sb, _ := json.Marshal(s)
@@ -593,7 +594,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 			at, err := x.run(ctx, tx, st.now())
 			var again retried
 			if errors.As(err, &again) {
-				prev, rerr := again.recorded(hash, a)
+				prev, rerr := again.recorded(hash, a, again.log)
 				if rerr != nil {
 					return rerr
 				}
@@ -607,8 +608,9 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 				if x.read != nil {
 					// A retry of a create finds the game it made, and its
 					// key in it.
-					if e, ok := logOf(x.read.docs.Raw(domain.GameDocID)).find(actKey(a)); ok {
-						prev, rerr := e.recorded(hash, a)
+					pl := logOf(x.read.docs.Raw(domain.GameDocID))
+					if e, ok := pl.find(actKey(a)); ok {
+						prev, rerr := e.recorded(hash, a, pl)
 						if rerr != nil {
 							return rerr
 						}
