@@ -23,6 +23,7 @@ var seeded = []string{
 	// public
 	"games/g1",
 	"games/g1/events/000000000001",
+	"games/g1/events/b000000000001", // a history batch (store/log.go)
 	"players/p1",
 	"players/p2",
 	"leaderboards/dashdice",
@@ -58,6 +59,9 @@ var seeded = []string{
 	"outbox/o1",
 	"config/server",
 	"config/dashdice/modes/classic",
+	"config/projectionPass",
+	"projections/g1~000000000001",
+	"games/g1/points/t1",
 	// named by no rule
 	"elsewhere/x",
 	"games/g1/elsewhere/x",
@@ -145,6 +149,7 @@ func TestGet(t *testing.T) {
 	}{
 		{"games/g1", signedIn},
 		{"games/g1/events/000000000001", signedIn},
+		{"games/g1/events/b000000000001", signedIn},
 		{"players/p1", signedIn},
 		{"players/p2", signedIn},
 		{"leaderboards/dashdice", signedIn},
@@ -175,6 +180,9 @@ func TestGet(t *testing.T) {
 		{"outbox/o1", nobody},
 		{"config/server", nobody},
 		{"config/dashdice/modes/classic", nobody},
+		{"config/projectionPass", nobody},       // the tick's leaderboard pass claim
+		{"projections/g1~000000000001", nobody}, // a board the tick must rebuild
+		{"games/g1/points/t1", nobody},          // a race team's points, summed into its public leaderboard
 		{"elsewhere/x", nobody},
 		{"games/g1/elsewhere/x", nobody},
 		{"players/p1/elsewhere/x", nobody},
