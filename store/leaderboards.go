@@ -286,24 +286,13 @@ func (s *Store) project(ctx context.Context, p *ProjectionPass, g GameRef, now t
 	err := s.retrying(ctx, func() error {
 		out = Rebuilt{}
 		rs := newReadSet()
-		reads := e.Projection.Reads
-		var ch domain.Change
-		for round := 0; ; round++ {
+		ch, err := rounds(e.Projection.Reads, func(reads []domain.Read) error {
 			n, err := s.readLoose(ctx, sl, g.ID, rs, reads)
-			if err != nil {
-				return err
-			}
 			out.Reads += n
-			ch, err = guard(func() (domain.Change, error) { return e.Projection.Run(rs.docs, now) })
-			var need *domain.NeedDocs
-			if errors.As(err, &need) && round < maxRounds {
-				reads = need.Reads
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			break
+			return err
+		}, func() (domain.Change, error) { return e.Projection.Run(rs.docs, now) })
+		if err != nil {
+			return err
 		}
 		if len(ch.Writes) == 0 {
 			return nil

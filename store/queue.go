@@ -363,28 +363,17 @@ func (st *Store) pairGame(ctx context.Context, tx *firestore.Transaction, e doma
 	env := domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return &lazyDice{load: at.seed, seq: seq} }}
 	// The join reads what it names besides the game (made above, not yet
 	// stored), in rounds like any action.
-	reads := plan.Reads
-	var joined domain.Change
-	for round := 0; ; round++ {
+	joined, err := rounds(plan.Reads, func(reads []domain.Read) error {
 		var more []domain.Read
 		for _, r := range reads {
 			if r.All || r.DocID != domain.GameDocID {
 				more = append(more, r)
 			}
 		}
-		if err := st.read(ctx, tx, at.x.sl, id, at.rs, more); err != nil {
-			return err
-		}
-		joined, err = guard(func() (domain.Change, error) { return e.Game.Run(docs, join, env) })
-		var need *domain.NeedDocs
-		if errors.As(err, &need) && round < maxRounds {
-			reads = need.Reads
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		break
+		return st.read(ctx, tx, at.x.sl, id, at.rs, more)
+	}, func() (domain.Change, error) { return e.Game.Run(docs, join, env) })
+	if err != nil {
+		return err
 	}
 	w, ok := joined.GameWrite()
 	if !ok {

@@ -204,40 +204,38 @@ func (x *execution) run(ctx context.Context, tx *firestore.Transaction, now time
 		at.room = code
 		env.New = &domain.Created{GameID: gameID, RoomCode: code, SeedHash: domain.SeedHash(x.seed)}
 	}
-	reads := x.plan.Reads
 	a := x.req.Action
-	for round := 0; ; round++ {
+	first := true
+	read := func(reads []domain.Read) error {
 		if err := st.read(ctx, tx, x.sl, gameID, at.rs, reads); err != nil {
-			return nil, err
+			return err
 		}
-		if round == 0 && a.ID != "" {
+		if !first {
+			return nil
+		}
+		first = false
+		if a.ID != "" {
 			// A retry of an action the game document records: its first
 			// reply, before the rules could apply it a second time.
 			pl := logOf(at.rs.docs.Raw(domain.GameDocID))
 			if e, ok := pl.find(actKey(a)); ok {
-				return nil, retried{e, pl}
+				return retried{e, pl}
 			}
 		}
-		if round == 0 && x.plan.Scope == domain.ScopeGame {
+		if x.plan.Scope == domain.ScopeGame {
 			if err := at.checkGame(); err != nil {
-				return nil, err
+				return err
 			}
-			if err := at.checkRoom(); err != nil {
-				return nil, err
-			}
+			return at.checkRoom()
 		}
-		ch, err := guard(func() (domain.Change, error) { return x.entry.Game.Run(at.rs.docs, a, env) })
-		var need *domain.NeedDocs
-		if errors.As(err, &need) && round < maxRounds {
-			reads = need.Reads
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		at.change = ch
-		return at, nil
+		return nil
 	}
+	ch, err := rounds(x.plan.Reads, read, func() (domain.Change, error) { return x.entry.Game.Run(at.rs.docs, a, env) })
+	if err != nil {
+		return nil, err
+	}
+	at.change = ch
+	return at, nil
 }
 
 // checkGame checks the game document of a ScopeGame action: it exists, is of
@@ -696,6 +694,24 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 
 func reused(a domain.Action) error {
 	return domain.Errorf(domain.EEXISTS, "actionId %q was already used for a different request", a.ID)
+}
+
+// rounds reads what reads lists and runs f, and while f asks for more
+// documents (NeedDocs, at most maxRounds times) reads those and runs it
+// again: how every action, pairing and projection meets its documents.
+func rounds(reads []domain.Read, read func(reads []domain.Read) error, f func() (domain.Change, error)) (domain.Change, error) {
+	for round := 0; ; round++ {
+		if err := read(reads); err != nil {
+			return domain.Change{}, err
+		}
+		ch, err := guard(f)
+		var need *domain.NeedDocs
+		if errors.As(err, &need) && round < maxRounds {
+			reads = need.Reads
+			continue
+		}
+		return ch, err
+	}
 }
 
 // guard turns a panic in the rules into an error, and a failed lazy seed read

@@ -326,21 +326,9 @@ func quietHeartbeat(single domain.Game, d domain.Docs, a domain.Action, env doma
 	if err := domain.DecodePayload(a.Payload, nil); err != nil {
 		return domain.Change{}, false, err
 	}
-	adv := a
-	adv.Type = domain.ActionAdvance
-	ch, err := single.Run(d, adv, env)
+	ch, g, err := advanced(single, d, a, env)
 	if err != nil {
 		return domain.Change{}, false, err
-	}
-	var g Game
-	if w, ok := ch.GameWrite(); ok {
-		g, _ = w.Value.(Game)
-	} else {
-		doc, err := domain.ReadGame[Game](d, Kind)
-		if err != nil {
-			return domain.Change{}, false, err
-		}
-		g = doc.State
 	}
 	seat := g.SeatOf(a.Actor.ID)
 	if seat < 0 || g.Phase == PhaseOver {
@@ -353,6 +341,26 @@ func quietHeartbeat(single domain.Game, d domain.Docs, a domain.Action, env doma
 	return ch, true, nil
 }
 
+// advanced runs what "advance" would (the deadlines that passed) for a's
+// caller, and returns that change and the game it leaves.
+func advanced(single domain.Game, d domain.Docs, a domain.Action, env domain.Env) (domain.Change, Game, error) {
+	adv := a
+	adv.Type = domain.ActionAdvance
+	ch, err := single.Run(d, adv, env)
+	if err != nil {
+		return domain.Change{}, Game{}, err
+	}
+	if w, ok := ch.GameWrite(); ok {
+		g, _ := w.Value.(Game)
+		return ch, g, nil
+	}
+	doc, err := domain.ReadGame[Game](d, Kind)
+	if err != nil {
+		return domain.Change{}, Game{}, err
+	}
+	return ch, doc.State, nil
+}
+
 // preview answers ActionPreview: what the advance would apply first (a
 // deadline that passed), then the preview of the state it leaves.
 func (p PlatformGame) preview(single domain.Game, d domain.Docs, a domain.Action, env domain.Env) (domain.Change, error) {
@@ -360,21 +368,9 @@ func (p PlatformGame) preview(single domain.Game, d domain.Docs, a domain.Action
 	if err != nil {
 		return domain.Change{}, err
 	}
-	adv := a
-	adv.Type = domain.ActionAdvance
-	ch, err := single.Run(d, adv, env)
+	ch, g, err := advanced(single, d, a, env)
 	if err != nil {
 		return domain.Change{}, err
-	}
-	var g Game
-	if w, ok := ch.GameWrite(); ok {
-		g, _ = w.Value.(Game)
-	} else {
-		doc, err := domain.ReadGame[Game](d, Kind)
-		if err != nil {
-			return domain.Change{}, err
-		}
-		g = doc.State
 	}
 	m, err := Rules{Maps: p.Maps}.MapOf(g)
 	if err != nil {
