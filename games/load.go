@@ -464,7 +464,7 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	}
 	// (1) One at a time: each team completes one tile; wait for its effects
 	// before the next.
-	var sequential, frontierMoves int
+	var sequential, frontierMoves, awardsSeq int
 	var actReads, actWrites, allReads, allWrites float64
 	for i := range n {
 		r0, w0 := p.Counts()
@@ -479,6 +479,7 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		}
 		r2, w2 := p.Counts()
 		sequential++
+		awardsSeq += len(awardKeys(res))
 		actReads += float64(r1 - r0)
 		actWrites += float64(w1 - w0)
 		allReads += float64(r2 - r0)
@@ -492,6 +493,7 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	var wg sync.WaitGroup
 	var concurrent, failed, slow, movesUnderLoad int
 	var latency []time.Duration
+	replied := map[string]time.Time{} // award key → when its completion was answered
 	start := time.Now()
 	for i := range n {
 		wg.Add(1)
@@ -513,6 +515,9 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 					if movedFrontier(res) {
 						movesUnderLoad++
 					}
+					for _, k := range awardKeys(res) {
+						replied[k] = time.Now()
+					}
 				}
 				mu.Unlock()
 			}
@@ -520,6 +525,7 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
+	ledger, board := settle(ctx, p, r.gameID, replied, awardsSeq)
 	seq := float64(sequential)
 	fmt.Fprintf(out, "%d teams on one game:\n", n)
 	fmt.Fprintf(out, "  per completion, one at a time (%d, %d reached a tile that reveals more): the request %.2f reads, %.2f writes; with its effects %.2f reads, %.2f writes\n",
@@ -528,7 +534,63 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		n, concurrent, elapsed.Round(time.Millisecond), float64(concurrent)/elapsed.Seconds(), failed)
 	row(out, "  completion latency under that load", latency)
 	fmt.Fprintf(out, "  %d of them reached a tile that reveals more; %d took over 500 ms\n", movesUnderLoad, slow)
+	fmt.Fprintf(out, "  effects settle, from each completion's reply (%d awards):\n", len(replied))
+	row(out, "    reply → its ledger entry readable", ledger)
+	row(out, "    reply → public/leaderboard counts it", board)
 	return raceMix(ctx, p, out, r)
+}
+
+// awardKeys are the ledger keys of the points a completion's reply awards.
+func awardKeys(reply map[string]any) []string {
+	var keys []string
+	for _, ev := range reply["events"].([]any) {
+		e := ev.(map[string]any)
+		if e["type"] != tilerace.EventPointsAwarded {
+			continue
+		}
+		if d, ok := e["data"].(map[string]any); ok {
+			if k, ok := d["key"].(string); ok {
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
+}
+
+// settle polls (uncounted) until every award's ledger entry is readable and
+// the race's public leaderboard counts them all (and the before awards made
+// earlier), and returns how long after each award's reply it saw each (15 s
+// at most).
+func settle(ctx context.Context, p domain.Probe, gameID string, replied map[string]time.Time, before int) (ledger, board []time.Duration) {
+	seen := map[string]bool{}
+	deadline := time.Now().Add(15 * time.Second)
+	var boardAt time.Time
+	for time.Now().Before(deadline) && (len(seen) < len(replied) || boardAt.IsZero()) {
+		now := time.Now()
+		for k, at := range replied {
+			if seen[k] {
+				continue
+			}
+			if doc, _, err := p.Doc(ctx, "games/"+gameID+"/ledger/"+k); err == nil && doc != nil {
+				seen[k] = true
+				ledger = append(ledger, now.Sub(at))
+			}
+		}
+		if boardAt.IsZero() {
+			if doc, _, err := p.Doc(ctx, "games/"+gameID+"/public/leaderboard"); err == nil && doc != nil {
+				if n, _ := doc["awards"].(int64); int(n) >= before+len(replied) {
+					boardAt = now
+				}
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, at := range replied {
+		if !boardAt.IsZero() {
+			board = append(board, boardAt.Sub(at))
+		}
+	}
+	return ledger, board
 }
 
 // raceMix measures powerup uses and undo on a running race: the documents a
