@@ -235,10 +235,27 @@ func Run(ctx context.Context, c Config, ready func(*Stack)) error {
 }
 
 // tick runs the scheduled work every second, as Cloud Scheduler does every
-// minute in production.
+// minute in production, and between ticks the leaderboards' projection pass
+// (triggers.ProjectEvery), so a board follows its effects within about half
+// a second locally. Overlapping passes are safe: the older one writes
+// nothing (store.BeginProjection).
 func (s *Stack) tick(ctx context.Context) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
+	go func() {
+		p := time.NewTicker(triggers.ProjectEvery)
+		defer p.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case now := <-p.C:
+				if _, err := s.Triggers.Project(ctx, now); err != nil && ctx.Err() == nil {
+					slog.Warn("projection pass", "err", err)
+				}
+			}
+		}
+	}()
 	for {
 		select {
 		case <-ctx.Done():
