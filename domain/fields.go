@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -344,9 +345,17 @@ type fieldSpec struct {
 type structSpec struct {
 	fields []*fieldSpec
 	byName map[string]*fieldSpec
+	done   atomic.Bool // built: only then may a request read it without specMu
 }
 
-var specs sync.Map // reflect.Type → *structSpec
+var (
+	specs sync.Map // reflect.Type → *structSpec
+	// specMu serialises building specs; building lists the specs the build
+	// under way made (a type that holds itself finds its own spec, still
+	// being built), marked done together when it ends.
+	specMu   sync.Mutex
+	building []*structSpec
+)
 
 // specOf returns the spec of struct type t (pointers followed); nil for a
 // type that is not a struct.
@@ -357,15 +366,35 @@ func specOf(t reflect.Type) *structSpec {
 	if t == nil || t.Kind() != reflect.Struct {
 		return nil
 	}
+	if s, ok := specs.Load(t); ok && s.(*structSpec).done.Load() {
+		return s.(*structSpec)
+	}
+	specMu.Lock()
+	defer specMu.Unlock()
+	building = nil
+	s := specOfLocked(t)
+	for _, b := range building {
+		b.done.Store(true)
+	}
+	building = nil
+	return s
+}
+
+// specOfLocked is specOf while specMu is held: a spec found is returned as
+// it is (it may be one the build under way is filling in).
+func specOfLocked(t reflect.Type) *structSpec {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
 	if s, ok := specs.Load(t); ok {
 		return s.(*structSpec)
 	}
 	s := &structSpec{byName: map[string]*fieldSpec{}}
-	actual, loaded := specs.LoadOrStore(t, s)
-	if loaded {
-		return actual.(*structSpec)
-	}
-	// Filled in place: a type that holds itself finds its own spec.
+	specs.Store(t, s)
+	building = append(building, s)
 	buildSpec(s, t)
 	return s
 }
@@ -392,7 +421,7 @@ func buildSpec(s *structSpec, t reflect.Type) {
 	// An embedded struct's fields, unless the outer struct has one of the
 	// name (as encoding/json decides).
 	for _, et := range embedded {
-		if sub := specOf(et); sub != nil {
+		if sub := specOfLocked(et); sub != nil {
 			for _, sf := range sub.fields {
 				if _, dup := s.byName[sf.name]; !dup {
 					s.byName[sf.name] = sf
@@ -431,7 +460,7 @@ func newFieldSpec(name string, t reflect.Type, tag reflect.StructTag) *fieldSpec
 	spec, tagged := tag.Lookup("field")
 	if !tagged {
 		if ft.Kind() == reflect.Struct && ft != reflect.TypeOf(struct{}{}) {
-			fs.object = specOf(ft)
+			fs.object = specOfLocked(ft)
 		}
 		return fs
 	}
@@ -446,7 +475,7 @@ func newFieldSpec(name string, t reflect.Type, tag reflect.StructTag) *fieldSpec
 		if !ok {
 			switch t.Kind() {
 			case reflect.Struct:
-				return nil, specOf(t), nil
+				return nil, specOfLocked(t), nil
 			case reflect.Bool:
 				return nil, nil, nil
 			}

@@ -3,6 +3,7 @@ package domain
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 )
@@ -224,5 +225,36 @@ func TestQuoteCutsEchoes(t *testing.T) {
 	q := Quote(strings.Repeat("é", 100))
 	if n := utf8.RuneCountInString(q); n != 64+3 {
 		t.Fatalf("%d characters: %s", n, q)
+	}
+}
+
+// TestSpecsBuiltOnceConcurrently: requests decoding a payload type for the
+// first time at once (the stack's first sign-ins) never read a spec another
+// is still building (run with -race).
+func TestSpecsBuiltOnceConcurrently(t *testing.T) {
+	type inner struct {
+		Name string `json:"name" field:"text,max=20"`
+	}
+	type fresh struct {
+		ID    string  `json:"id" field:"id"`
+		Items []inner `json:"items" field:"list,max=3"`
+		Next  *fresh  `json:"next,omitempty"`
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var v fresh
+			errs <- DecodePayload([]byte(`{"id":"a","items":[{"name":"x"}],"next":{"id":"b"}}`), &v)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatalf("got %v, want nil", err)
+		}
 	}
 }
