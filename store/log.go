@@ -467,11 +467,3 @@ func (c *seedCache) put(id, seed string) {
 	c.m[id] = seed
 	c.order = append(c.order, id)
 }
-
-var storeSeeds sync.Map // *Store → *seedCache
-
-// seeds is the store's seed cache.
-func (st *Store) seeds() *seedCache {
-	c, _ := storeSeeds.LoadOrStore(st, &seedCache{})
-	return c.(*seedCache)
-}

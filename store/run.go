@@ -182,6 +182,11 @@ type attempt struct {
 	// recorded: the action's key and reply went into the game document, so
 	// it needs no action record.
 	recorded bool
+	// hash and replyJSON are the request's hash and the reply, as runAction
+	// computed them, for the game document's recent actions (empty outside
+	// a recorded action).
+	hash      string
+	replyJSON []byte
 }
 
 // run reads, runs the game and prepares the writes; it returns the reply.
@@ -399,11 +404,8 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep) error {
 	// the room code) and an action on other documents (a Tile Race board,
 	// a CodeBowl team) keep a server-only action record instead.
 	onlyGame := !w.Create && len(at.change.Writes) == 1 && len(at.change.Spawn) == 0
-	if a := x.req.Action; a.ID != "" && onlyGame {
-		e := actEntry{Key: actKey(a), Hash: shortHash(requestHash(kind, a)), Version: w.Version, Steps: len(steps)}
-		if b, err := json.Marshal(at.reply()); err == nil {
-			e.Reply = replyWithoutEvents(b)
-		}
+	if a := x.req.Action; a.ID != "" && onlyGame && at.hash != "" {
+		e := actEntry{Key: actKey(a), Hash: shortHash(at.hash), Version: w.Version, Steps: len(steps), Reply: replyWithoutEvents(at.replyJSON)}
 		if s := at.change.Session; s != nil {
 			sb, _ := json.Marshal(s)
 			e.Session = string(sb)
@@ -636,6 +638,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 			x.done.Session = at.change.Session
 			x.steps = len(at.change.Steps)
 			reply = b
+			at.hash, at.replyJSON = hash, b
 			if !at.writes() {
 				return nil
 			}
@@ -782,7 +785,7 @@ func (st *Store) seedLoader(tx *firestore.Transaction, gameID string) func() (st
 		if seed != "" {
 			return seed, nil
 		}
-		if s, ok := st.seeds().get(gameID); ok {
+		if s, ok := st.seeds.get(gameID); ok {
 			seed = s
 			return seed, nil
 		}
@@ -794,7 +797,7 @@ func (st *Store) seedLoader(tx *firestore.Transaction, gameID string) func() (st
 		if seed == "" {
 			return "", errors.New("store: game has no seed")
 		}
-		st.seeds().put(gameID, seed)
+		st.seeds.put(gameID, seed)
 		return seed, nil
 	}
 }

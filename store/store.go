@@ -30,6 +30,8 @@ type Store struct {
 	// newcomers race for one ticket, at one read more per ticket looked at
 	// (docs/scale.md).
 	QueueWindow int
+
+	seeds seedCache // the seeds of games this process has played (log.go)
 }
 
 // New returns a Store on client running the games of reg, with the real clock.
