@@ -279,11 +279,7 @@ func actorMap(a domain.Actor) map[string]any {
 func firestoreLog(steps []logStep) ([]any, error) {
 	out := make([]any, 0, len(steps))
 	for _, s := range steps {
-		var evs any
-		if err := json.Unmarshal(s.Events, &evs); err != nil {
-			return nil, err
-		}
-		evs, err := toFirestore(evs)
+		evs, err := toFirestore(s.Events)
 		if err != nil {
 			return nil, err
 		}
