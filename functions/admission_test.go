@@ -57,7 +57,7 @@ func TestPrivateRooms(t *testing.T) {
 	// game id or room code), for callers who may play it.
 	type room struct {
 		create func(host player) map[string]any
-		join   func(joiner player, i int) map[string]any
+		join   func(joiner player) map[string]any
 		// players: who hosts, who sneaks in by id, who joins with the code.
 		players func() (player, player, player)
 	}
@@ -81,22 +81,22 @@ func TestPrivateRooms(t *testing.T) {
 	rooms := map[string]room{
 		"DashDice": {
 			create:  func(player) map[string]any { return map[string]any{"mode": "classic"} },
-			join:    func(player, int) map[string]any { return map[string]any{} },
+			join:    func(player) map[string]any { return map[string]any{} },
 			players: guests,
 		},
 		"PartyBoard": {
 			create:  func(player) map[string]any { return map[string]any{"board": "pokemon-gen1"} },
-			join:    func(player, int) map[string]any { return map[string]any{} },
+			join:    func(player) map[string]any { return map[string]any{} },
 			players: guests,
 		},
 		"HexDice": {
 			create:  func(player) map[string]any { return map[string]any{} },
-			join:    func(player, int) map[string]any { return map[string]any{} },
+			join:    func(player) map[string]any { return map[string]any{} },
 			players: guests,
 		},
 		"CodeBowl": {
 			create:  func(p player) map[string]any { return map[string]any{"teamId": cbTeam(p)} },
-			join:    func(p player, _ int) map[string]any { return map[string]any{"teamId": cbTeam(p)} },
+			join:    func(p player) map[string]any { return map[string]any{"teamId": cbTeam(p)} },
 			players: func() (player, player, player) { return coach("cbhost"), coach("cbeve"), coach("cbbob") },
 		},
 	}
@@ -147,14 +147,14 @@ func TestPrivateRooms(t *testing.T) {
 				{"gameId": id},                       // by its id
 				{"gameId": id, "roomCode": "ZZZZZZ"}, // with a wrong code
 			} {
-				code, out = s.post(sneak.Token, fn, with(r.join(sneak, 0), with(body, map[string]any{"actionId": "sneak-" + fn, "type": "join"})))
+				code, out = s.post(sneak.Token, fn, with(r.join(sneak), with(body, map[string]any{"actionId": "sneak-" + fn, "type": "join"})))
 				require.Equal(t, http.StatusForbidden, code, "joining a private game without its code: %v", out)
 				require.Contains(t, out["error"].(map[string]any)["message"], "room code")
 			}
 			after, err := s.store.GameDoc(ctx, id)
 			require.NoError(t, err)
 			require.Equal(t, before["version"], after["version"], "a refused join changes nothing")
-			code, out = s.post(guest.Token, fn, with(r.join(guest, 1), map[string]any{"actionId": "j-" + fn, "type": "join", "roomCode": room}))
+			code, out = s.post(guest.Token, fn, with(r.join(guest), map[string]any{"actionId": "j-" + fn, "type": "join", "roomCode": room}))
 			require.Equal(t, http.StatusOK, code, "joining with the code: %v", out)
 			doc, err = s.store.GameDoc(ctx, id)
 			require.NoError(t, err)
