@@ -46,7 +46,7 @@ func (s *Store) CreateGuest(ctx context.Context, id, name string) error {
 // Errors: EEXISTS (username taken).
 func (s *Store) Register(ctx context.Context, uid, username, name, passwordHash string) error {
 	key := strings.ToLower(username)
-	err := s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+	err := s.inTransaction(ctx, func(ctx context.Context, tx txn) error {
 		now := s.now()
 		if err := tx.Create(s.FS.Collection(colUsernames).Doc(key), map[string]any{"uid": uid, fCreatedAt: now}); err != nil {
 			return err
@@ -109,7 +109,7 @@ func (s *Store) checkPassword(ctx context.Context, creds *firestore.DocumentRef,
 	pair := s.FS.Collection(colThrottle).Doc(throttleKey("pair", creds.Path, source))
 	src := s.FS.Collection(colThrottle).Doc(throttleKey("source", source))
 	failed := false
-	err := s.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+	err := s.transact(ctx, func(ctx context.Context, tx txn) error {
 		docs, err := tx.GetAll(append([]*firestore.DocumentRef{creds, pair, src}, others...))
 		if err != nil {
 			return err

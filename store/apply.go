@@ -30,7 +30,7 @@ func (s *Store) ApplyEffects(ctx context.Context, gameID, id string) (applied bo
 		return false, domain.Errorf(domain.EINVALID, "bad game id %q or event id %q", gameID, id)
 	}
 	var invalid error
-	err = s.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+	err = s.transact(ctx, func(ctx context.Context, tx txn) error {
 		applied, invalid = false, nil
 		ref := s.eventRef(gameID, id)
 		snap, err := tx.Get(ref)
@@ -71,7 +71,7 @@ func (s *Store) ApplyEffects(ctx context.Context, gameID, id string) (applied bo
 // (only the eager ones when eager), returning the writes to make.
 //
 // Errors: EINVALID for a record that cannot be applied.
-func (s *Store) prepareEffects(ctx context.Context, tx *firestore.Transaction, gameID, id string, data map[string]any, now time.Time, eager bool) (func() error, error) {
+func (s *Store) prepareEffects(ctx context.Context, tx txn, gameID, id string, data map[string]any, now time.Time, eager bool) (func() error, error) {
 	var r domain.Record
 	if err := fromFirestore(data, &r); err != nil {
 		return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: %v", gameID, id, err)
@@ -144,7 +144,7 @@ func (s *Store) prepareEffects(ctx context.Context, tx *firestore.Transaction, g
 }
 
 // runHandler reads what a handler needs and runs it.
-func (s *Store) runHandler(ctx context.Context, tx *firestore.Transaction, sl *slots, rs *readSet, h domain.Effect, r domain.Record, now time.Time) (domain.Change, error) {
+func (s *Store) runHandler(ctx context.Context, tx txn, sl *slots, rs *readSet, h domain.Effect, r domain.Record, now time.Time) (domain.Change, error) {
 	reads, err := h.Reads(r)
 	if err != nil {
 		return domain.Change{}, err
@@ -182,7 +182,7 @@ func (x *execution) eager(ctx context.Context) {
 		}
 		data := map[string]any{fKind: x.entry.Kind(), "type": er.step.Type, fAt: er.at, "events": evs,
 			"actor": map[string]any{"id": er.step.Actor.ID, "name": er.step.Actor.Name, "role": string(er.step.Actor.Role), "game": er.step.Actor.Game}}
-		_ = x.st.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		_ = x.st.transact(ctx, func(ctx context.Context, tx txn) error {
 			write, err := x.st.prepareEffects(ctx, tx, x.req.GameID, er.id, data, x.st.now(), true)
 			if err != nil {
 				return err

@@ -32,7 +32,7 @@ func newRoomCode() string {
 
 // freeRoomCode picks a room code no open room uses, reading candidates in tx
 // ("" when five random candidates were all taken).
-func (st *Store) freeRoomCode(tx *firestore.Transaction) (string, error) {
+func (st *Store) freeRoomCode(tx txn) (string, error) {
 	for i := 0; i < 5; i++ {
 		candidate := newRoomCode()
 		_, err := tx.Get(st.roomRef(candidate))

@@ -89,7 +89,7 @@ func newReadSet() *readSet {
 // read reads what reads lists that is not read yet: locked documents in one
 // batch inside tx, snapshot documents in one batch outside it, whole slots
 // with one query each.
-func (st *Store) read(ctx context.Context, tx *firestore.Transaction, sl *slots, gameID string, rs *readSet, reads []domain.Read) error {
+func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs *readSet, reads []domain.Read) error {
 	var locked, snap []*firestore.DocumentRef
 	var lockedIDs, snapIDs []domain.DocID
 	for _, r := range reads {
@@ -106,7 +106,7 @@ func (st *Store) read(ctx context.Context, tx *firestore.Transaction, sl *slots,
 			if r.Newest > 0 && r.Order != "" {
 				q = q.OrderBy(r.Order, firestore.Desc).Limit(r.Newest)
 			}
-			snaps, err := tx.Documents(q).GetAll()
+			snaps, err := tx.query(q)
 			if err != nil {
 				return err
 			}
@@ -189,7 +189,7 @@ func docFields(v any, now time.Time) (map[string]any, error) {
 
 // writeDoc writes one document of a game (not the game document). A
 // document read as a snapshot is written only if it has not changed since.
-func writeDoc(tx *firestore.Transaction, ref *firestore.DocumentRef, w domain.Write, rs *readSet, now time.Time, kind string) error {
+func writeDoc(tx txn, ref *firestore.DocumentRef, w domain.Write, rs *readSet, now time.Time, kind string) error {
 	if w.DocID.Slot == domain.SlotOutbox && !w.Delete {
 		return createOutbox(tx, ref, w.Value, kind, now)
 	}

@@ -103,7 +103,7 @@ type recordEvent struct {
 
 // collectEffects decodes the gameOver events of a record into awards; it reads
 // the game document only when a draw names no players.
-func (s *Store) collectEffects(tx *firestore.Transaction, gameID, seq string, record map[string]any) (*effects, error) {
+func (s *Store) collectEffects(tx txn, gameID, seq string, record map[string]any) (*effects, error) {
 	var evs []recordEvent
 	if err := fromFirestore(record["events"], &evs); err != nil {
 		return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: %v", gameID, seq, err)
@@ -204,7 +204,7 @@ func containsBoard(bs []board, b board) bool {
 }
 
 // playersOf reads the players seated in a game.
-func playersOf(tx *firestore.Transaction, s *Store, gameID string) ([]string, error) {
+func playersOf(tx txn, s *Store, gameID string) ([]string, error) {
 	snap, err := tx.Get(s.gameRef(gameID))
 	if status.Code(err) == codes.NotFound {
 		return []string{}, nil
@@ -231,7 +231,7 @@ func playersOf(tx *firestore.Transaction, s *Store, gameID string) ([]string, er
 // writes no leaderboard: those are rebuilt by the tick from the players'
 // totals (leaderboards.go), so game ends of many players never queue on
 // one document.
-func (s *Store) statsWrites(tx *firestore.Transaction, gameID, seq string, record map[string]any, fx *effects, now time.Time) (func() error, []Board, error) {
+func (s *Store) statsWrites(tx txn, gameID, seq string, record map[string]any, fx *effects, now time.Time) (func() error, []Board, error) {
 	if len(fx.awards) == 0 {
 		return func() error { return nil }, nil, nil
 	}

@@ -77,7 +77,7 @@ func newGameDoc(kind string, h domain.Header, state any, seedHash, roomCode stri
 // The room code is kept out of the game document, which anyone may read: it
 // is in games/{id}/private/room, which only the game's players may read, and
 // in rooms/{code}, which only the server reads.
-func createGame(tx *firestore.Transaction, st *Store, kind, id string, h domain.Header, state any, seed, roomCode string, now time.Time, extra map[string]any) error {
+func createGame(tx txn, st *Store, kind, id string, h domain.Header, state any, seed, roomCode string, now time.Time, extra map[string]any) error {
 	doc, err := newGameDoc(kind, h, state, domain.SeedHash(seed), roomCode, now)
 	if err != nil {
 		return err
@@ -101,7 +101,7 @@ func createGame(tx *firestore.Transaction, st *Store, kind, id string, h domain.
 }
 
 // roomCodeOf reads a game's room code in tx ("" when it has none).
-func (st *Store) roomCodeOf(tx *firestore.Transaction, gameID string) (string, error) {
+func (st *Store) roomCodeOf(tx txn, gameID string) (string, error) {
 	snap, err := tx.Get(st.gameRef(gameID).Collection(colPrivate).Doc(docRoom))
 	if notFound(err) {
 		return "", nil
@@ -140,7 +140,7 @@ func (s *Store) GameState(ctx context.Context, id string, v any) (version int64,
 //
 // Errors: EEXISTS (the id is taken).
 func (s *Store) PutGame(ctx context.Context, kind, id string, h domain.Header, state any, seed string) error {
-	err := s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+	err := s.inTransaction(ctx, func(ctx context.Context, tx txn) error {
 		return createGame(tx, s, kind, id, h, state, seed, "", s.now(), nil)
 	})
 	if status.Code(err) == codes.AlreadyExists {

@@ -240,7 +240,7 @@ func (s *Store) rebuild(ctx context.Context, p *ProjectionPass, b Board, now tim
 		lb := Leaderboard{Kind: b.Kind, Mode: b.Mode, Complete: complete, UpdatedAt: now,
 			Entries: append([]LeaderEntry{}, entries[:top]...), Reserve: append([]LeaderEntry{}, entries[top:]...)}
 		ref := s.leaderboardRef(b.Kind, b.Mode)
-		return s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		return s.inTransaction(ctx, func(ctx context.Context, tx txn) error {
 			out.Changed = false
 			if err := p.check(tx); err != nil {
 				return err
@@ -297,7 +297,7 @@ func (s *Store) project(ctx context.Context, p *ProjectionPass, g GameRef, now t
 		if len(ch.Writes) == 0 {
 			return nil
 		}
-		return s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		return s.inTransaction(ctx, func(ctx context.Context, tx txn) error {
 			if err := p.check(tx); err != nil {
 				return err
 			}
@@ -366,7 +366,7 @@ func (s *Store) readLoose(ctx context.Context, sl *slots, gameID string, rs *rea
 // one per event record, so no two game ends write the same document. It is
 // not under the game's events (a write there is a trigger delivery), and
 // the pass deletes it once done. Nothing when there is nothing to ask.
-func (s *Store) markProjection(tx *firestore.Transaction, gameID, recordID, kind string, boards []Board, project bool, now time.Time) error {
+func (s *Store) markProjection(tx txn, gameID, recordID, kind string, boards []Board, project bool, now time.Time) error {
 	if len(boards) == 0 && !project {
 		return nil
 	}
@@ -410,7 +410,7 @@ func (s *Store) passRef() *firestore.DocumentRef {
 
 // check, inside a write's transaction, fails with ErrSuperseded once a
 // newer pass has started. A nil pass checks nothing.
-func (p *ProjectionPass) check(tx *firestore.Transaction) error {
+func (p *ProjectionPass) check(tx txn) error {
 	if p == nil {
 		return nil
 	}

@@ -318,7 +318,7 @@ func firestoreActs(acts []actEntry) []any {
 func batchID(seq int64) string { return batchPrefix + EventID(seq) }
 
 // writeBatch writes steps to the history as one document.
-func (st *Store) writeBatch(tx *firestore.Transaction, gameID, kind string, steps []logStep, now time.Time) error {
+func (st *Store) writeBatch(tx txn, gameID, kind string, steps []logStep, now time.Time) error {
 	fs, err := firestoreLog(steps)
 	if err != nil {
 		return err

@@ -51,7 +51,7 @@ const (
 
 // createOutbox creates an outbox document: the game's message and a fresh
 // delivery state, due now.
-func createOutbox(tx *firestore.Transaction, ref *firestore.DocumentRef, v any, kind string, now time.Time) error {
+func createOutbox(tx txn, ref *firestore.DocumentRef, v any, kind string, now time.Time) error {
 	doc, err := docFields(v, now)
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func (s *Store) Deliver(ctx context.Context, gameID, key string) (Delivery, erro
 		attempts int64
 		claimed  bool
 	)
-	err := s.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+	err := s.transact(ctx, func(ctx context.Context, tx txn) error {
 		claimed = false
 		snap, err := tx.Get(ref)
 		if notFound(err) {
@@ -167,7 +167,7 @@ func (s *Store) settle(ctx context.Context, ref *firestore.DocumentRef, e domain
 		})
 		return Delivery{State: OutboxDelivered, Attempts: attempts}, err
 	case de.Permanent:
-		err := s.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		err := s.transact(ctx, func(ctx context.Context, tx txn) error {
 			var writes []domain.Write
 			rs := newReadSet()
 			if e.Outbox != nil && e.Outbox.Failed != nil {

@@ -246,7 +246,7 @@ func (st *Store) claim(ctx context.Context, e domain.Entry, tickets *firestore.C
 	hostActor := domain.Actor{ID: c.Ref.ID, Name: host.Name, Role: role}
 	id := NewID()
 	var out Ticket
-	err := st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+	err := st.inTransaction(ctx, func(ctx context.Context, tx txn) error {
 		now := st.now()
 		if err := st.pairGame(ctx, tx, e, id, hostActor, host.ActionID, json.RawMessage(host.Create), me, actionID, payload, now); err != nil {
 			return err
@@ -274,7 +274,7 @@ func (st *Store) claim(ctx context.Context, e domain.Entry, tickets *firestore.C
 // game. A claim of my ticket that commits first wins: I get the match.
 func (st *Store) wait(ctx context.Context, e domain.Entry, mine *firestore.DocumentRef, me domain.Actor, actionID string, create json.RawMessage) (Ticket, error) {
 	var out Ticket
-	err := st.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+	err := st.transact(ctx, func(ctx context.Context, tx txn) error {
 		now := st.now()
 		cur, snap, err := ticketOf(tx.Get(mine))
 		if err != nil {
@@ -309,7 +309,7 @@ func (st *Store) wait(ctx context.Context, e domain.Entry, mine *firestore.Docum
 
 // prepare runs a create of game e (id, host, its action) inside tx, reading
 // what it needs and writing nothing yet.
-func (st *Store) prepare(ctx context.Context, tx *firestore.Transaction, e domain.Entry, id string, host domain.Actor, actionID string, create json.RawMessage, seed string, now time.Time) (*attempt, error) {
+func (st *Store) prepare(ctx context.Context, tx txn, e domain.Entry, id string, host domain.Actor, actionID string, create json.RawMessage, seed string, now time.Time) (*attempt, error) {
 	a := domain.Action{ID: actionID, Type: domain.ActionCreate, Actor: host, Payload: create, GameID: id}
 	plan, err := e.Game.Plan(a)
 	if err != nil {
@@ -325,7 +325,7 @@ func (st *Store) prepare(ctx context.Context, tx *firestore.Transaction, e domai
 //
 // A refusal of the host's create by the game (not a Firestore failure) is
 // returned as hostRefused.
-func (st *Store) pairGame(ctx context.Context, tx *firestore.Transaction, e domain.Entry, id string, host domain.Actor, hostAction string, create json.RawMessage, guest domain.Actor, guestAction string, queued json.RawMessage, now time.Time) error {
+func (st *Store) pairGame(ctx context.Context, tx txn, e domain.Entry, id string, host domain.Actor, hostAction string, create json.RawMessage, guest domain.Actor, guestAction string, queued json.RawMessage, now time.Time) error {
 	payload := json.RawMessage("{}")
 	if j, ok := e.Game.(domain.QueueJoiner); ok {
 		p, err := j.JoinPayload(queued)
@@ -421,7 +421,7 @@ func (st *Store) LeaveQueue(ctx context.Context, kind string, me domain.Actor, p
 	}
 	tref := st.FS.Collection(colQueues).Doc(kind + "-" + name).Collection(colTickets).Doc(me.ID)
 	var out Ticket
-	err = st.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+	err = st.transact(ctx, func(ctx context.Context, tx txn) error {
 		cur, snap, err := ticketOf(tx.Get(tref))
 		if err != nil {
 			return err

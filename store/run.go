@@ -172,7 +172,7 @@ type execution struct {
 // attempt is one run of the action inside a transaction.
 type attempt struct {
 	x      *execution
-	tx     *firestore.Transaction
+	tx     txn
 	rs     *readSet
 	change domain.Change
 	game   *domain.GameDoc[json.RawMessage] // the game document as read
@@ -190,7 +190,7 @@ type attempt struct {
 }
 
 // run reads, runs the game and prepares the writes; it returns the reply.
-func (x *execution) run(ctx context.Context, tx *firestore.Transaction, now time.Time) (*attempt, error) {
+func (x *execution) run(ctx context.Context, tx txn, now time.Time) (*attempt, error) {
 	at := &attempt{x: x, tx: tx, rs: newReadSet(), now: now}
 	x.read = at.rs
 	st := x.st
@@ -468,7 +468,7 @@ func (at *attempt) writeRecord(s domain.Step) error {
 // writeRecord writes the event record of step s of a game's action actionID,
 // pending when a registered effect handles one of its events. It returns the
 // record's id and whether an eager handler is to run on it.
-func (st *Store) writeRecord(tx *firestore.Transaction, e domain.Entry, gameID string, s domain.Step, actionID string, now time.Time) (string, bool, error) {
+func (st *Store) writeRecord(tx txn, e domain.Entry, gameID string, s domain.Step, actionID string, now time.Time) (string, bool, error) {
 	evs, err := toFirestore(s.Events)
 	if err != nil {
 		return "", false, err
@@ -491,24 +491,43 @@ func (st *Store) writeRecord(tx *firestore.Transaction, e domain.Entry, gameID s
 	return id, pending && st.Games.eager(e, s.Events), nil
 }
 
+// batchable reports whether the action may run as a batch (txn.go): it acts
+// on an existing game and reads nothing but single documents as snapshots, as
+// every action of a one-document game does. If the game asks for more
+// (NeedDocs) than a batch can read, the action runs again in a transaction.
+func (x *execution) batchable() bool {
+	if x.plan.Scope != domain.ScopeGame {
+		return false
+	}
+	for _, r := range x.plan.Reads {
+		if !r.Snapshot || r.All {
+			return false
+		}
+	}
+	return true
+}
+
 // once runs an action that keeps no action record (ScopeNone, the tick's
 // advance): a transaction, rerun when a snapshot read went stale.
 func (x *execution) once(ctx context.Context) (json.RawMessage, error) {
 	var reply json.RawMessage
-	err := x.st.transact(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-		x.eagerRecords, x.steps = nil, 0
-		at, err := x.run(ctx, tx, x.st.now())
-		if err != nil {
-			return err
-		}
-		b, err := json.Marshal(at.reply())
-		if err != nil {
-			return err
-		}
-		reply = b
-		x.steps = len(at.change.Steps)
-		x.done.Session = at.change.Session
-		return at.write()
+	fast := x.batchable()
+	err := x.st.retrying(ctx, func() error {
+		return x.st.batched(ctx, &fast, func(ctx context.Context, tx txn) error {
+			x.eagerRecords, x.steps = nil, 0
+			at, err := x.run(ctx, tx, x.st.now())
+			if err != nil {
+				return err
+			}
+			b, err := json.Marshal(at.reply())
+			if err != nil {
+				return err
+			}
+			reply = b
+			x.steps = len(at.change.Steps)
+			x.done.Session = at.change.Session
+			return at.write()
+		})
 	})
 	return reply, err
 }
@@ -522,8 +541,8 @@ func (x *execution) once(ctx context.Context) (json.RawMessage, error) {
 // effects, sign-in throttles and outbox deliveries go through it; a
 // transaction whose AlreadyExists is an answer (Register: the username is
 // taken) must not, since it would be retried.
-func (st *Store) transact(ctx context.Context, f func(context.Context, *firestore.Transaction) error) error {
-	return st.retrying(ctx, func() error { return st.FS.RunTransaction(ctx, f) })
+func (st *Store) transact(ctx context.Context, f func(context.Context, txn) error) error {
+	return st.retrying(ctx, func() error { return st.inTransaction(ctx, f) })
 }
 
 func (st *Store) retrying(ctx context.Context, f func() error) error {
@@ -588,8 +607,9 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 	gameID := x.req.GameID
 	hash := requestHash(x.entry.Game.Kind(), a)
 	var reply json.RawMessage
+	fast := x.batchable()
 	attempt := func() error {
-		return st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		return st.batched(ctx, &fast, func(ctx context.Context, tx txn) error {
 			reply, x.eagerRecords, x.steps, x.done = nil, nil, 0, Done{}
 			at, err := x.run(ctx, tx, st.now())
 			var again retried
@@ -779,7 +799,7 @@ func requestHash(kind string, a domain.Action) string {
 // A game's seed never changes, so the store keeps the seeds it has read
 // (seedCache): a game played on this instance costs its seed read once, not
 // once per roll.
-func (st *Store) seedLoader(tx *firestore.Transaction, gameID string) func() (string, error) {
+func (st *Store) seedLoader(tx txn, gameID string) func() (string, error) {
 	var seed string
 	return func() (string, error) {
 		if seed != "" {

@@ -125,7 +125,7 @@ func (s *Store) SessionGen(ctx context.Context, playerID string) (int64, error) 
 // token issued before stops working. It returns the new generation.
 func (s *Store) EndSessions(ctx context.Context, playerID string) (int64, error) {
 	var gen int64
-	err := s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+	err := s.inTransaction(ctx, func(ctx context.Context, tx txn) error {
 		snap, err := tx.Get(s.playerRef(playerID))
 		if err != nil && !notFound(err) {
 			return err

@@ -1,0 +1,126 @@
+package store
+
+import (
+	"context"
+	"errors"
+
+	"cloud.google.com/go/firestore"
+)
+
+// txn is where an action reads and writes: a Firestore transaction, or, for
+// an action that reads nothing but snapshots, a batch of writes committed
+// once with preconditions (batchTx). Both give the same guarantee to such an
+// action: every document it read as a snapshot and writes back is written
+// only if it has not changed since the read, and all its writes commit
+// together or none does.
+type txn interface {
+	Get(*firestore.DocumentRef) (*firestore.DocumentSnapshot, error)
+	// GetAll reads documents held by the transaction (locked reads).
+	GetAll([]*firestore.DocumentRef) ([]*firestore.DocumentSnapshot, error)
+	// query runs a query inside the transaction.
+	query(firestore.Query) ([]*firestore.DocumentSnapshot, error)
+	Create(*firestore.DocumentRef, any) error
+	Set(*firestore.DocumentRef, any, ...firestore.SetOption) error
+	Update(*firestore.DocumentRef, []firestore.Update, ...firestore.Precondition) error
+	Delete(*firestore.DocumentRef, ...firestore.Precondition) error
+}
+
+// inTx is a Firestore transaction as a txn.
+type inTx struct{ *firestore.Transaction }
+
+func (t inTx) query(q firestore.Query) ([]*firestore.DocumentSnapshot, error) {
+	return t.Documents(q).GetAll()
+}
+
+// errNeedTx: the action asked for a read only a transaction can make (a
+// locked document, a whole slot); it runs again in one.
+var errNeedTx = errors.New("store: this action needs a transaction")
+
+// batchTx runs an action without a transaction: its snapshot reads are plain
+// reads, its writes one atomic commit whose preconditions (the update times
+// the snapshot reads saw, or that a document does not exist yet) make a
+// concurrent change fail it, exactly as the same writes fail a transaction's
+// commit; the action then runs again on fresh documents. It saves the
+// transaction's begin (and its rollback on a refusal): a one-document action
+// costs one read and one commit, two round trips instead of three.
+type batchTx struct {
+	ctx context.Context
+	// The Go client marks WriteBatch deprecated in favour of transactions
+	// and BulkWriter, but neither commits several writes atomically without
+	// a transaction's begin; the Commit RPC it makes is the one that does.
+	wb     *firestore.WriteBatch
+	writes int
+}
+
+func newBatchTx(ctx context.Context, fs *firestore.Client) *batchTx {
+	return &batchTx{ctx: ctx, wb: fs.Batch()} //nolint:staticcheck // see batchTx.wb
+}
+
+func (b *batchTx) Get(ref *firestore.DocumentRef) (*firestore.DocumentSnapshot, error) {
+	return ref.Get(b.ctx)
+}
+
+func (b *batchTx) GetAll([]*firestore.DocumentRef) ([]*firestore.DocumentSnapshot, error) {
+	return nil, errNeedTx
+}
+
+func (b *batchTx) query(firestore.Query) ([]*firestore.DocumentSnapshot, error) {
+	return nil, errNeedTx
+}
+
+func (b *batchTx) Create(ref *firestore.DocumentRef, v any) error {
+	b.wb.Create(ref, v)
+	b.writes++
+	return nil
+}
+
+func (b *batchTx) Set(ref *firestore.DocumentRef, v any, opts ...firestore.SetOption) error {
+	b.wb.Set(ref, v, opts...)
+	b.writes++
+	return nil
+}
+
+func (b *batchTx) Update(ref *firestore.DocumentRef, ups []firestore.Update, pre ...firestore.Precondition) error {
+	b.wb.Update(ref, ups, pre...)
+	b.writes++
+	return nil
+}
+
+func (b *batchTx) Delete(ref *firestore.DocumentRef, pre ...firestore.Precondition) error {
+	b.wb.Delete(ref, pre...)
+	b.writes++
+	return nil
+}
+
+// commit commits the batch's writes, if it has any.
+func (b *batchTx) commit() error {
+	if b.writes == 0 {
+		return nil
+	}
+	_, err := b.wb.Commit(b.ctx)
+	return err
+}
+
+// inTransaction runs f in a transaction.
+func (st *Store) inTransaction(ctx context.Context, f func(context.Context, txn) error, opts ...firestore.TransactionOption) error {
+	return st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		return f(ctx, inTx{tx})
+	}, opts...)
+}
+
+// batched runs f as a batch when *fast, and in a transaction otherwise or
+// when f finds it needs one (then *fast becomes false for the runs after).
+func (st *Store) batched(ctx context.Context, fast *bool, f func(context.Context, txn) error) error {
+	if *fast {
+		b := newBatchTx(ctx, st.FS)
+		err := f(ctx, b)
+		if !errors.Is(err, errNeedTx) {
+			if err != nil {
+				return err
+			}
+			return b.commit()
+		}
+		*fast = false
+	}
+	return st.inTransaction(ctx, f)
+}
