@@ -121,6 +121,12 @@ type Probe interface {
 	// Baseline is the latencies of bare one-document read-write transactions
 	// on the same emulator, measured before the scenarios: the floor.
 	Baseline() []time.Duration
+	// Floor is the concurrent floor: writers goroutines at once, each
+	// running rounds transactions that read reads and write writes
+	// documents of its own (nothing shared), on the same emulator with an
+	// uncounted client. It returns how long they all took: what this
+	// machine and emulator do with that much independent work.
+	Floor(ctx context.Context, writers, reads, writes, rounds int) (time.Duration, error)
 }
 
 // Scenario measures one game through the local stack and prints its figures.

@@ -525,6 +525,12 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
+	// The concurrent floor: as many writers doing the same rounds of bare
+	// 3-read, 3-write transactions on documents of their own.
+	floor, err := p.Floor(ctx, n, 3, 3, perTeam)
+	if err != nil {
+		return err
+	}
 	ledger, board := settle(ctx, p, r.gameID, replied, awardsSeq)
 	seq := float64(sequential)
 	fmt.Fprintf(out, "%d teams on one game:\n", n)
@@ -532,6 +538,9 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		sequential, frontierMoves, actReads/seq, actWrites/seq, allReads/seq, allWrites/seq)
 	fmt.Fprintf(out, "  all %d teams completing at once: %d completions in %s = %.1f completions/s, %d failed\n",
 		n, concurrent, elapsed.Round(time.Millisecond), float64(concurrent)/elapsed.Seconds(), failed)
+	floorRate := float64(n*perTeam) / floor.Seconds()
+	fmt.Fprintf(out, "  the concurrent floor (%d writers, %d rounds of 3 reads + 3 writes each on their own documents): %.1f transactions/s; completions at %.0f %% of it\n",
+		n, perTeam, floorRate, 100*float64(concurrent)/elapsed.Seconds()/floorRate)
 	row(out, "  completion latency under that load", latency)
 	fmt.Fprintf(out, "  %d of them reached a tile that reveals more; %d took over 500 ms\n", movesUnderLoad, slow)
 	fmt.Fprintf(out, "  effects settle, from each completion's reply (%d awards):\n", len(replied))

@@ -49,10 +49,17 @@ const (
 	// still sees every step.
 	LogKeep = 6
 	// FlushEvery is how many steps not yet in the history make a batch, at
-	// most; FlushBytes how many bytes of their events, at most (whichever
-	// comes first), which bounds what the log adds to the game document.
+	// most. A batch is also written, earlier, when the steps not yet in the
+	// history would take the game document past DocBudget bytes (as JSON):
+	// a game with a small state and small events writes a batch every
+	// FlushEvery steps, one with a large state (a 12-player Party Board) as
+	// often as its room in the document allows. Firestore's own limit is
+	// 1 MiB; the budget keeps every listener's snapshot small.
 	FlushEvery = 32
-	FlushBytes = 3000
+	DocBudget  = 14000
+	// stepBytes is what a step adds to the log besides its events (seq, at,
+	// type, actionId, actor), about.
+	stepBytes = 160
 	// ActKeep is how many of the latest actions a retry is recognised
 	// among (then refused as already applied: 409), and ReplyKeep how many
 	// of them keep their reply (a retry gets it again, 200).
@@ -84,6 +91,9 @@ type actEntry struct {
 	Reply   string `json:"r,omitempty"` // the reply without its events, for the last ReplyKeep
 	Steps   int    `json:"n,omitempty"` // how many steps the action made (its events are theirs, in the log)
 	Session string `json:"s,omitempty"` // a session the reply signed in
+	// Priv: the reply is in the game's server-only private/server document
+	// (a create's: it tells the room code), not here.
+	Priv bool `json:"p,omitempty"`
 }
 
 // platformLog is the part of the game document this file keeps.
@@ -218,8 +228,9 @@ func withAct(acts []actEntry, e actEntry) []actEntry {
 
 // logUpdate computes the game document's new log after steps, and the batch
 // to write to the history (nil when none is due). over: the game ends now,
-// so everything goes to the history.
-func logUpdate(pl platformLog, steps []logStep, over bool) (log []logStep, flushed int64, batch []logStep) {
+// so everything goes to the history. rest is the size of the game document
+// besides its log.
+func logUpdate(pl platformLog, steps []logStep, over bool, rest int) (log []logStep, flushed int64, batch []logStep) {
 	all := append(append([]logStep{}, pl.Log...), steps...)
 	sort.SliceStable(all, func(i, j int) bool { return all[i].Seq < all[j].Seq })
 	flushed = pl.Flushed
@@ -229,11 +240,11 @@ func logUpdate(pl platformLog, steps []logStep, over bool) (log []logStep, flush
 			unflushed = append(unflushed, s)
 		}
 	}
-	size := 0
+	size := rest
 	for _, s := range unflushed {
-		size += len(s.Events)
+		size += len(s.Events) + stepBytes
 	}
-	if len(unflushed) >= FlushEvery || size >= FlushBytes || (over && len(unflushed) > 0) {
+	if len(unflushed) >= FlushEvery || size >= DocBudget || (over && len(unflushed) > 0) {
 		batch = unflushed
 	}
 	if over || batch != nil {
@@ -308,6 +319,9 @@ func firestoreActs(acts []actEntry) []any {
 		}
 		if e.Session != "" {
 			m["s"] = e.Session
+		}
+		if e.Priv {
+			m["p"] = true
 		}
 		out = append(out, m)
 	}
@@ -418,7 +432,7 @@ func (st *Store) recordedAnywhere(ctx context.Context, gameID string, a domain.A
 		}
 		pl := logOf(raw)
 		if e, ok := pl.find(actKey(a)); ok {
-			return e.recorded(hash, a, pl)
+			return st.recall(func(ref *firestore.DocumentRef) (*firestore.DocumentSnapshot, error) { return ref.Get(ctx) }, gameID, e, hash, a, pl)
 		}
 	} else if !notFound(err) {
 		return nil, err
@@ -462,4 +476,34 @@ func (c *seedCache) put(id, seed string) {
 	}
 	c.m[id] = seed
 	c.order = append(c.order, id)
+}
+
+// restOf estimates the bytes of a game document besides its log: the state
+// as JSON, the recent actions and the header.
+func restOf(state any, pl platformLog) int {
+	n := 400 // the header fields
+	if b, err := json.Marshal(state); err == nil {
+		n += len(b)
+	}
+	for _, e := range pl.Acts {
+		n += 40 + len(e.Reply) + len(e.Session)
+	}
+	return n
+}
+
+// recall is what a retry of a recent action gets: e.recorded, or for an
+// action whose reply is kept in private/server (a create's), that reply,
+// read with get.
+func (st *Store) recall(get func(*firestore.DocumentRef) (*firestore.DocumentSnapshot, error), gameID string, e actEntry, hash string, a domain.Action, pl platformLog) (*recorded, error) {
+	if !e.Priv {
+		return e.recorded(hash, a, pl)
+	}
+	if e.Hash != shortHash(hash) {
+		return nil, reused(a)
+	}
+	snap, err := get(st.privateRef(gameID))
+	if err != nil {
+		return nil, err
+	}
+	return recordedReply(snap, nil)
 }

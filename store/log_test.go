@@ -33,14 +33,14 @@ func collection(t *testing.T, f *fixture, id, name string) []string {
 func TestActionWritesOneDocument(t *testing.T) {
 	f := newFixture(t)
 	id := f.game(t, map[string]any{"target": 60})
-	// Only the create keeps a server-only action record (its reply has the
-	// room code); the join has none.
-	require.Len(t, collection(t, f, id, "actions"), 1)
+	// No action record: the create's reply (it may hold a room code) is in
+	// the server-only private/server, the join's in the game document.
+	require.Empty(t, collection(t, f, id, "actions"))
 	require.Empty(t, collection(t, f, id, "events"), "nor an event record")
 
 	_, err := f.run(t, ann, id, "r1", "roll", nil)
 	require.NoError(t, err)
-	require.Len(t, collection(t, f, id, "actions"), 1, "no action record for the roll")
+	require.Empty(t, collection(t, f, id, "actions"), "no action record for the roll")
 	require.Empty(t, collection(t, f, id, "events"))
 	doc, err := f.st.GameDoc(context.Background(), id)
 	require.NoError(t, err)
@@ -107,5 +107,37 @@ func TestRetriesAfterManyActions(t *testing.T) {
 	require.Equal(t, v, v2, "the retry changed nothing")
 
 	_, err = f.run(t, ann, id, "first", "hold", nil)
+	require.Equal(t, domain.EEXISTS, domain.ErrorCode(err), "the same id for another request: %v", err)
+}
+
+// TestRetriedCreate: a create keeps no action record, and its retry still
+// gets the first reply (room code included) — while the game document lists
+// it among its recent actions and after it has left them — and the same
+// action id for another request is refused.
+func TestRetriedCreate(t *testing.T) {
+	f := newFixture(t)
+	first, err := f.run(t, ann, "", "c1", domain.ActionCreate, map[string]any{"target": 1000})
+	require.NoError(t, err)
+	require.Empty(t, collection(t, f, first.GameID, "actions"))
+	again, err := f.run(t, ann, "", "c1", domain.ActionCreate, map[string]any{"target": 1000})
+	require.NoError(t, err)
+	require.Equal(t, first, again)
+
+	_, err = f.run(t, bob, first.GameID, "join", "join", nil)
+	require.NoError(t, err)
+	for i := 0; i < store.ActKeep+2; i++ {
+		s, _ := state(t, f, first.GameID)
+		who := ann
+		if s.Current == 1 {
+			who = bob
+		}
+		_, err := f.run(t, who, first.GameID, fmt.Sprint("h", i), "hold", nil)
+		require.NoError(t, err)
+	}
+	again, err = f.run(t, ann, "", "c1", domain.ActionCreate, map[string]any{"target": 1000})
+	require.NoError(t, err, "beyond the recent actions too")
+	require.Equal(t, first, again)
+
+	_, err = f.run(t, ann, "", "c1", domain.ActionCreate, map[string]any{"target": 500})
 	require.Equal(t, domain.EEXISTS, domain.ErrorCode(err), "the same id for another request: %v", err)
 }

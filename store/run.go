@@ -366,7 +366,7 @@ func (at *attempt) write() error {
 		}
 	}
 	for _, sp := range at.change.Spawn {
-		if err := createGame(tx, st, kind, sp.ID, sp.Header, sp.State, NewSeed(), "", now, nil); err != nil {
+		if err := createGame(tx, st, kind, sp.ID, sp.Header, sp.State, NewSeed(), "", now, nil, nil); err != nil {
 			return err
 		}
 	}
@@ -387,7 +387,7 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep) error {
 	// one is due, the action among the recent ones (log.go).
 	pl := logOf(at.rs.docs.Raw(domain.GameDocID))
 	over := h.Status == domain.StatusOver
-	log, flushed, batch := logUpdate(pl, steps, over)
+	log, flushed, batch := logUpdate(pl, steps, over, restOf(w.Value, pl))
 	if batch != nil {
 		if err := st.writeBatch(tx, gameID, kind, batch, at.now); err != nil {
 			return err
@@ -403,12 +403,26 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep) error {
 	// tells no more than the game document does. A create (its reply has
 	// the room code) and an action on other documents (a Tile Race board,
 	// a CodeBowl team) keep a server-only action record instead.
-	onlyGame := !w.Create && len(at.change.Writes) == 1 && len(at.change.Spawn) == 0
+	//
+	// A create that writes the game document alone is recognised the same
+	// way, but its reply goes to the server-only private/server document it
+	// creates anyway (with the seed): no action record either.
+	onlyGame := len(at.change.Writes) == 1 && len(at.change.Spawn) == 0
+	var private map[string]any
 	if a := x.req.Action; a.ID != "" && onlyGame && at.hash != "" {
 		e := actEntry{Key: actKey(a), Hash: shortHash(at.hash), Version: w.Version, Steps: len(steps), Reply: replyWithoutEvents(at.replyJSON)}
+		session := ""
 		if s := at.change.Session; s != nil {
 			sb, _ := json.Marshal(s)
-			e.Session = string(sb)
+			session = string(sb)
+		}
+		e.Session = session
+		if w.Create {
+			private = map[string]any{"reply": string(at.replyJSON), "hash": at.hash}
+			if session != "" {
+				private["session"] = session
+			}
+			e.Reply, e.Session, e.Priv = "", "", true
 		}
 		extra[fActs] = firestoreActs(withAct(pl.Acts, e))
 		at.recorded = true
@@ -421,7 +435,7 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep) error {
 				return domain.Errorf(domain.ELIMIT, "no free room code; try again")
 			}
 		}
-		return createGame(tx, st, kind, gameID, h, w.Value, x.seed, room, at.now, extra)
+		return createGame(tx, st, kind, gameID, h, w.Value, x.seed, room, at.now, extra, private)
 	}
 	updates, err := gameFields(h, w.Value, w.Version, at.now)
 	if err != nil {
@@ -499,6 +513,9 @@ func (x *execution) batchable() bool {
 	if x.plan.Scope != domain.ScopeGame {
 		return false
 	}
+	if _, learnt := x.st.needTx.Load(x.key()); learnt {
+		return false
+	}
 	for _, r := range x.plan.Reads {
 		if !r.Snapshot || r.All {
 			return false
@@ -507,13 +524,16 @@ func (x *execution) batchable() bool {
 	return true
 }
 
+// key names the action's kind and type, for what the store learns of them.
+func (x *execution) key() string { return x.entry.Kind() + "/" + x.req.Action.Type }
+
 // once runs an action that keeps no action record (ScopeNone, the tick's
 // advance): a transaction, rerun when a snapshot read went stale.
 func (x *execution) once(ctx context.Context) (json.RawMessage, error) {
 	var reply json.RawMessage
 	fast := x.batchable()
 	err := x.st.retrying(ctx, func() error {
-		return x.st.batched(ctx, &fast, func(ctx context.Context, tx txn) error {
+		return x.st.batched(ctx, &fast, x.key(), func(ctx context.Context, tx txn) error {
 			x.eagerRecords, x.steps = nil, 0
 			at, err := x.run(ctx, tx, x.st.now())
 			if err != nil {
@@ -609,12 +629,12 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 	var reply json.RawMessage
 	fast := x.batchable()
 	attempt := func() error {
-		return st.batched(ctx, &fast, func(ctx context.Context, tx txn) error {
+		return st.batched(ctx, &fast, x.key(), func(ctx context.Context, tx txn) error {
 			reply, x.eagerRecords, x.steps, x.done = nil, nil, 0, Done{}
 			at, err := x.run(ctx, tx, st.now())
 			var again retried
 			if errors.As(err, &again) {
-				prev, rerr := again.recorded(hash, a, again.log)
+				prev, rerr := st.recall(tx.Get, gameID, again.actEntry, hash, a, again.log)
 				if rerr != nil {
 					return rerr
 				}
@@ -630,7 +650,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 					// key in it.
 					pl := logOf(x.read.docs.Raw(domain.GameDocID))
 					if e, ok := pl.find(actKey(a)); ok {
-						prev, rerr := e.recorded(hash, a, pl)
+						prev, rerr := st.recall(tx.Get, gameID, e, hash, a, pl)
 						if rerr != nil {
 							return rerr
 						}
@@ -638,7 +658,11 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 						return nil
 					}
 				}
-				prev, rerr := recordedReply(tx.Get(st.actionRef(gameID, a)))
+				ref := st.actionRef(gameID, a)
+				if x.plan.Scope == domain.ScopeCreate {
+					ref = st.privateRef(gameID) // a create's reply (writeGame), whose game id only this action makes
+				}
+				prev, rerr := recordedReply(tx.Get(ref))
 				if rerr != nil {
 					return rerr
 				}

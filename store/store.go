@@ -5,6 +5,7 @@ package store
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"sync"
 	"time"
 
 	"cloud.google.com/go/firestore"
@@ -32,6 +33,9 @@ type Store struct {
 	QueueWindow int
 
 	seeds seedCache // the seeds of games this process has played (log.go)
+	// needTx holds the actions ("{kind}/{type}") that asked a batch for a
+	// read only a transaction makes (txn.go): they start in one from then on.
+	needTx sync.Map
 }
 
 // New returns a Store on client running the games of reg, with the real clock.

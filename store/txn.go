@@ -109,8 +109,11 @@ func (st *Store) inTransaction(ctx context.Context, f func(context.Context, txn)
 }
 
 // batched runs f as a batch when *fast, and in a transaction otherwise or
-// when f finds it needs one (then *fast becomes false for the runs after).
-func (st *Store) batched(ctx context.Context, fast *bool, f func(context.Context, txn) error) error {
+// when f finds it needs one: then *fast becomes false for the runs after,
+// and the action key (kind/type) starts in a transaction from then on, so
+// an action whose game asks for locked reads pays its first reads twice
+// once per process, not on every request.
+func (st *Store) batched(ctx context.Context, fast *bool, key string, f func(context.Context, txn) error) error {
 	if *fast {
 		b := newBatchTx(ctx, st.FS)
 		err := f(ctx, b)
@@ -121,6 +124,7 @@ func (st *Store) batched(ctx context.Context, fast *bool, f func(context.Context
 			return b.commit()
 		}
 		*fast = false
+		st.needTx.Store(key, true)
 	}
 	return st.inTransaction(ctx, f)
 }
