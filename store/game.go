@@ -77,7 +77,7 @@ func newGameDoc(kind string, h domain.Header, state any, seedHash, roomCode stri
 // The room code is kept out of the game document, which anyone may read: it
 // is in games/{id}/private/room, which only the game's players may read, and
 // in rooms/{code}, which only the server reads.
-func createGame(tx *firestore.Transaction, st *Store, kind, id string, h domain.Header, state any, seed, roomCode string, now time.Time, extra map[string]any) error {
+func createGame(tx *firestore.Transaction, st *Store, kind, id string, h domain.Header, state any, seed, roomCode string, now time.Time, extra map[string]any, start map[string]any) error {
 	doc, err := newGameDoc(kind, h, state, domain.SeedHash(seed), roomCode, now)
 	if err != nil {
 		return err
@@ -88,7 +88,11 @@ func createGame(tx *firestore.Transaction, st *Store, kind, id string, h domain.
 	if err := tx.Create(st.gameRef(id), doc); err != nil {
 		return err
 	}
-	if err := tx.Create(st.privateRef(id), map[string]any{"seed": seed, fKind: kind, fCreatedAt: now}); err != nil {
+	private := map[string]any{"seed": seed, fKind: kind, fCreatedAt: now}
+	if start != nil {
+		private[fReplay] = start // how the game began, for a replay (replay.go)
+	}
+	if err := tx.Create(st.privateRef(id), private); err != nil {
 		return err
 	}
 	if roomCode != "" {
@@ -141,7 +145,7 @@ func (s *Store) GameState(ctx context.Context, id string, v any) (version int64,
 // Errors: EEXISTS (the id is taken).
 func (s *Store) PutGame(ctx context.Context, kind, id string, h domain.Header, state any, seed string) error {
 	err := s.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-		return createGame(tx, s, kind, id, h, state, seed, "", s.now(), nil)
+		return createGame(tx, s, kind, id, h, state, seed, "", s.now(), nil, nil)
 	})
 	if status.Code(err) == codes.AlreadyExists {
 		return domain.Errorf(domain.EEXISTS, "game %q already exists", id)

@@ -74,6 +74,10 @@ type logStep struct {
 	// Rec: the step also has its own event record (its effects run from it),
 	// so batches leave it out.
 	Rec bool `json:"rec,omitempty"`
+	// P is the payload of the action that made the step, for a replay
+	// (replay.go): only on the action's own step, only when the action wrote
+	// the game document alone, and without the platform's fields.
+	P string `json:"p,omitempty"`
 }
 
 // actEntry is one recent action in the game document.
@@ -231,7 +235,7 @@ func logUpdate(pl platformLog, steps []logStep, over bool) (log []logStep, flush
 	}
 	size := 0
 	for _, s := range unflushed {
-		size += len(s.Events)
+		size += len(s.Events) + len(s.P)
 	}
 	if len(unflushed) >= FlushEvery || size >= FlushBytes || (over && len(unflushed) > 0) {
 		batch = unflushed
@@ -271,6 +275,9 @@ func actorMap(a domain.Actor) map[string]any {
 	if a.Game != "" {
 		m["game"] = a.Game
 	}
+	if a.Gen != 0 {
+		m["gen"] = a.Gen // a replay acts as this very session
+	}
 	return m
 }
 
@@ -289,6 +296,9 @@ func firestoreLog(steps []logStep) ([]any, error) {
 		}
 		if s.Rec {
 			m["rec"] = true
+		}
+		if s.P != "" {
+			m["p"] = s.P
 		}
 		out = append(out, m)
 	}

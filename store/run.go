@@ -187,6 +187,8 @@ type attempt struct {
 	// a recorded action).
 	hash      string
 	replyJSON []byte
+	// joined is a quick match's join, run with its create (replay.go).
+	joined *domain.Action
 }
 
 // run reads, runs the game and prepares the writes; it returns the reply.
@@ -346,6 +348,7 @@ func (at *attempt) write() error {
 		if err != nil {
 			return err
 		}
+		ls.P = at.inlinePayload(s) // replay.go
 		logged = append(logged, ls)
 	}
 	if writesGame {
@@ -366,7 +369,7 @@ func (at *attempt) write() error {
 		}
 	}
 	for _, sp := range at.change.Spawn {
-		if err := createGame(tx, st, kind, sp.ID, sp.Header, sp.State, NewSeed(), "", now, nil); err != nil {
+		if err := createGame(tx, st, kind, sp.ID, sp.Header, sp.State, NewSeed(), "", now, nil, spawnStart(sp)); err != nil {
 			return err
 		}
 	}
@@ -421,7 +424,7 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep) error {
 				return domain.Errorf(domain.ELIMIT, "no free room code; try again")
 			}
 		}
-		return createGame(tx, st, kind, gameID, h, w.Value, x.seed, room, at.now, extra)
+		return createGame(tx, st, kind, gameID, h, w.Value, x.seed, room, at.now, extra, at.replayStart(room))
 	}
 	updates, err := gameFields(h, w.Value, w.Version, at.now)
 	if err != nil {
@@ -655,6 +658,9 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 			if s := at.change.Session; s != nil {
 				sb, _ := json.Marshal(s)
 				rec["session"] = string(sb)
+			}
+			if in := at.replayRecord(); in != nil {
+				rec[fReplay] = in // replay.go
 			}
 			return tx.Create(st.actionRef(gameID, a), rec)
 		})
