@@ -38,11 +38,11 @@ type Replay struct {
 // Frame is one action (the create first) and the state after it, as the
 // caller may see it.
 type Frame struct {
-	Version int64       `json:"version"`
-	At      time.Time   `json:"at"`
-	Type    string      `json:"type"`  // the action's type ("create", "advance" for the tick)
-	Actor   string      `json:"actor"` // the actor's name
-	Steps   []FrameStep `json:"steps"`
+	Version int64           `json:"version"`
+	At      time.Time       `json:"at"`
+	Type    string          `json:"type"`  // the action's type ("create", "advance" for the tick)
+	Actor   string          `json:"actor"` // the actor's name
+	Steps   []FrameStep     `json:"steps"`
 	State   json.RawMessage `json:"state"`
 	// Docs are the game's other documents the caller may read (by Slot
 	// Access) that this action created or changed, keyed "slot" or
