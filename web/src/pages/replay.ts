@@ -8,6 +8,7 @@
 // orders). The server compares the replay with the stored game: the page
 // says whether it matched.
 
+import { doc, getDoc } from "firebase/firestore";
 import { post, type Session } from "../api";
 import { firestoreFor } from "../firebase";
 import { kindOf } from "../games";
@@ -70,7 +71,6 @@ export async function replayPage(root: HTMLElement, [id]: string[], s: Session):
     err.show("no game id: open #/replay/<gameId>");
     return () => {};
   }
-  const { doc, getDoc } = await import("firebase/firestore");
   const db = await firestoreFor(s);
   const snap = await getDoc(doc(db, "games", id));
   if (!snap.exists()) {
