@@ -57,6 +57,9 @@ const (
 	// games that implement Matcher.
 	ActionQuickMatch = "quickMatch"
 	ActionLeaveQueue = "leaveQueue"
+	// ActionReplay reads a finished game played again from its seed and its
+	// recorded actions, every step with its state (store/replay.go).
+	ActionReplay = "replay"
 )
 
 // Scope says what game an action acts on.

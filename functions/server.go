@@ -176,6 +176,8 @@ func (s *Server) act(ctx context.Context, e domain.Entry, docs payloads, actor d
 			return nil, err
 		}
 		return store.Reply{GameID: t.GameID, Events: []domain.Event{}, Result: t}, nil
+	case domain.ActionReplay:
+		return replay(ctx, s.Store, kind, actor, env, payload)
 	case domain.ActionLeaveQueue:
 		t, err := s.Store.LeaveQueue(ctx, kind, actor, payload)
 		if err != nil {

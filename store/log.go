@@ -81,6 +81,10 @@ type logStep struct {
 	// Rec: the step also has its own event record (its effects run from it),
 	// so batches leave it out.
 	Rec bool `json:"rec,omitempty"`
+	// P is the payload of the action that made the step, for a replay
+	// (replay.go): only on the action's own step, only when the action wrote
+	// the game document alone, and without the platform's fields.
+	P string `json:"p,omitempty"`
 }
 
 // actEntry is one recent action in the game document.
@@ -242,7 +246,7 @@ func logUpdate(pl platformLog, steps []logStep, over bool, rest int) (log []logS
 	}
 	size := rest
 	for _, s := range unflushed {
-		size += len(s.Events) + stepBytes
+		size += len(s.Events) + len(s.P) + stepBytes
 	}
 	if len(unflushed) >= FlushEvery || size >= DocBudget || (over && len(unflushed) > 0) {
 		batch = unflushed
@@ -282,6 +286,9 @@ func actorMap(a domain.Actor) map[string]any {
 	if a.Game != "" {
 		m["game"] = a.Game
 	}
+	if a.Gen != 0 {
+		m["gen"] = a.Gen // a replay acts as this very session
+	}
 	return m
 }
 
@@ -300,6 +307,9 @@ func firestoreLog(steps []logStep) ([]any, error) {
 		}
 		if s.Rec {
 			m["rec"] = true
+		}
+		if s.P != "" {
+			m["p"] = s.P
 		}
 		out = append(out, m)
 	}

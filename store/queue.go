@@ -392,6 +392,7 @@ func (st *Store) pairGame(ctx context.Context, tx txn, e domain.Entry, id string
 		}
 	}
 	at.change = domain.Change{Writes: writes}
+	at.joined = &join // recorded with the create, for a replay (replay.go)
 	return at.write()
 }
 

@@ -187,6 +187,8 @@ type attempt struct {
 	// a recorded action).
 	hash      string
 	replyJSON []byte
+	// joined is a quick match's join, run with its create (replay.go).
+	joined *domain.Action
 }
 
 // run reads, runs the game and prepares the writes; it returns the reply.
@@ -346,6 +348,7 @@ func (at *attempt) write() error {
 		if err != nil {
 			return err
 		}
+		ls.P = at.inlinePayload(s) // replay.go
 		logged = append(logged, ls)
 	}
 	if writesGame {
@@ -366,7 +369,11 @@ func (at *attempt) write() error {
 		}
 	}
 	for _, sp := range at.change.Spawn {
-		if err := createGame(tx, st, kind, sp.ID, sp.Header, sp.State, NewSeed(), "", now, nil, nil); err != nil {
+		var private map[string]any
+		if start := spawnStart(sp); start != nil {
+			private = map[string]any{fReplay: start} // how the game began, for a replay
+		}
+		if err := createGame(tx, st, kind, sp.ID, sp.Header, sp.State, NewSeed(), "", now, nil, private); err != nil {
 			return err
 		}
 	}
@@ -434,6 +441,12 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep) error {
 			if room == "" {
 				return domain.Errorf(domain.ELIMIT, "no free room code; try again")
 			}
+		}
+		if start := at.replayStart(room); start != nil {
+			if private == nil {
+				private = map[string]any{}
+			}
+			private[fReplay] = start // how the game began, for a replay (replay_record.go)
 		}
 		return createGame(tx, st, kind, gameID, h, w.Value, x.seed, room, at.now, extra, private)
 	}
@@ -699,6 +712,9 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 			if s := at.change.Session; s != nil {
 				sb, _ := json.Marshal(s)
 				rec["session"] = string(sb)
+			}
+			if in := at.replayRecord(); in != nil {
+				rec[fReplay] = in // replay.go
 			}
 			return tx.Create(st.actionRef(gameID, a), rec)
 		})

@@ -43,11 +43,14 @@ func New(client *firestore.Client, reg domain.Registry) *Store {
 	return &Store{FS: client, Games: NewGames(reg), Now: time.Now}
 }
 
+// now is the clock the store acts with, to the microsecond: what Firestore
+// keeps of a timestamp, so a step's recorded time is the very time its rules
+// saw and a replay (replay.go) computes the same state.
 func (s *Store) now() time.Time {
 	if s.Now == nil {
-		return time.Now()
+		return time.Now().Truncate(time.Microsecond)
 	}
-	return s.Now()
+	return s.Now().Truncate(time.Microsecond)
 }
 
 // NewSeed returns a fresh secret game seed: 32 random bytes, hex encoded.

@@ -39,6 +39,9 @@ var scripts = []struct{ script, figure string }{
 	// and end turns by clicking; then a Hex & Dice room is created, joined by
 	// its code and played a few turns by clicking.
 	{"games2.mjs", "clickToOtherMs"},
+	// A seeded DashDice match played to its end, then replayed on the
+	// replay page: verified, step, play to the last frame, the slider.
+	{"replay.mjs", "replayMs"},
 }
 
 // TestWebClientInChromium runs every browser test. A missing browser or

@@ -10,6 +10,7 @@ import { dashdicePage } from "./pages/dashdice";
 import { hexdicePage } from "./pages/hexdice";
 import { lobbyPage } from "./pages/lobby";
 import { partyboardPage } from "./pages/partyboard";
+import { replayPage } from "./pages/replay";
 import { signinPage } from "./pages/signin";
 import { spectatePage } from "./pages/spectate";
 import { tileracePage } from "./pages/tilerace/page";
@@ -20,6 +21,7 @@ const pages: Record<string, Page> = {
   dashdice: dashdicePage,
   hexdice: hexdicePage,
   partyboard: partyboardPage,
+  replay: replayPage,
   tilerace: tileracePage,
   watch: spectatePage,
 };

@@ -1,0 +1,248 @@
+package functions_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// enders are moves that end a game at once; random play keeps them for
+// when a game has gone on long enough.
+var enders = map[string]bool{"forfeit": true, "surrender": true}
+
+// randomPlay plays game id of function fn by legal moves chosen at random
+// (seeded) among players until it is over: after long moves it takes an
+// ender when one is offered; when nobody may act it lets the clock pass the
+// deadline and sends an advance. It returns the number of actions sent.
+func randomPlay(t *testing.T, s *stack, fn, id string, players []player, seed uint64, long int) int {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	n := 0
+	for ; n < 4000; n++ {
+		if gameStatus(t, s, id) == "over" {
+			return n
+		}
+		type option struct {
+			p  player
+			mv map[string]any
+		}
+		var all, end []option
+		for _, p := range players {
+			code, out := s.post(p.Token, fn, map[string]any{"gameId": id, "type": "legal", "actionId": "l"})
+			require.Equal(t, http.StatusOK, code, "%v", out)
+			moves, _ := out["result"].(map[string]any)["moves"].([]any)
+			for _, m := range moves {
+				mv := m.(map[string]any)
+				if enders[mv["type"].(string)] {
+					end = append(end, option{p, mv})
+				} else {
+					all = append(all, option{p, mv})
+				}
+			}
+		}
+		if n >= long && len(end) > 0 {
+			all = end
+		}
+		if len(all) == 0 {
+			s.advance(10 * time.Minute)
+			code, out := s.post(players[0].Token, fn, map[string]any{"gameId": id, "type": "advance", "actionId": fmt.Sprint("adv", n)})
+			require.Equal(t, http.StatusOK, code, "%v", out)
+			continue
+		}
+		o := all[rng.IntN(len(all))]
+		body := map[string]any{"gameId": id, "actionId": fmt.Sprint("r", n), "type": o.mv["type"]}
+		if pl, ok := o.mv["payload"].(map[string]any); ok {
+			for k, v := range pl {
+				body[k] = v
+			}
+		}
+		s.advance(time.Duration(rng.IntN(3000)) * time.Millisecond)
+		code, out := s.post(o.p.Token, fn, body)
+		require.Equal(t, http.StatusOK, code, "%v: %v", body, out)
+	}
+	t.Fatalf("game %s did not end in %d actions", id, n)
+	return n
+}
+
+func gameStatus(t *testing.T, s *stack, id string) string {
+	t.Helper()
+	snap, err := s.store.FS.Collection("games").Doc(id).Get(context.Background())
+	require.NoError(t, err)
+	st, _ := snap.Data()["status"].(string)
+	return st
+}
+
+// replayed asks for the replay of game id as p and checks it: verified, its
+// last frame's state the stored one, and as many versioned steps as the
+// game's version. It returns the replay's result.
+func replayed(t *testing.T, s *stack, fn, id string, p player) map[string]any {
+	t.Helper()
+	code, out := s.post(p.Token, fn, map[string]any{"gameId": id, "type": "replay", "actionId": "replay"})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	res := out["result"].(map[string]any)
+	require.Empty(t, res["diverged"])
+	require.Equal(t, true, res["verified"])
+	frames := res["frames"].([]any)
+	snap, err := s.store.FS.Collection("games").Doc(id).Get(context.Background())
+	require.NoError(t, err)
+	want, err := json.Marshal(snap.Data()["state"])
+	require.NoError(t, err)
+	got, err := json.Marshal(frames[len(frames)-1].(map[string]any)["state"])
+	require.NoError(t, err)
+	require.JSONEq(t, string(want), string(got), "the last frame is the stored state")
+	require.EqualValues(t, snap.Data()["version"], frames[len(frames)-1].(map[string]any)["version"])
+	return res
+}
+
+// replayDocs is what a viewer of a replay holds at its end: every frame's
+// documents, the later over the earlier.
+func replayDocs(res map[string]any) map[string]any {
+	out := map[string]any{}
+	for _, f := range res["frames"].([]any) {
+		docs, _ := f.(map[string]any)["docs"].(map[string]any)
+		for k, v := range docs {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// TestReplayEveryGame plays finished games of every registered kind through
+// the real functions and replays each, requiring the replay's final state
+// to equal the stored one; it logs the counts per game.
+func TestReplayEveryGame(t *testing.T) {
+	s := newStack(t)
+	eve := s.guest("Eve") // a spectator
+	counts := map[string]int{}
+	actions := map[string]int{}
+	check := func(t *testing.T, fn, id string, players []player, n int) {
+		t.Helper()
+		res := replayed(t, s, fn, id, players[0])
+		replayed(t, s, fn, id, eve)
+		counts[fn]++
+		actions[fn] += n
+		_ = res
+	}
+
+	t.Run("DashDice", func(t *testing.T) {
+		for i, mode := range []string{"classic", "zero-hour", "classic"} {
+			alice, bob := s.guest(fmt.Sprint("Al", i)), s.guest(fmt.Sprint("Bo", i))
+			m := newSeededMatch(s, mode, 30, fmt.Sprint("dd-seed-", i), alice, bob)
+			n := randomPlay(t, s, "DashDice", m.id, []player{alice, bob}, uint64(i), 200)
+			check(t, "DashDice", m.id, []player{alice, bob}, n)
+		}
+	})
+	t.Run("DashDiceQuickMatch", func(t *testing.T) {
+		alice, bob := s.guest("Qa"), s.guest("Qb")
+		code, out := s.post(alice.Token, "DashDice", map[string]any{"type": "quickMatch", "actionId": "q1", "mode": "classic"})
+		require.Equal(t, http.StatusOK, code, "%v", out)
+		code, out = s.post(bob.Token, "DashDice", map[string]any{"type": "quickMatch", "actionId": "q2", "mode": "classic"})
+		require.Equal(t, http.StatusOK, code, "%v", out)
+		id, _ := out["gameId"].(string)
+		require.NotEmpty(t, id, "paired: %v", out)
+		n := randomPlay(t, s, "DashDice", id, []player{alice, bob}, 11, 200)
+		check(t, "DashDice", id, []player{alice, bob}, n)
+	})
+	t.Run("PartyBoard", func(t *testing.T) {
+		for i := 0; i < 2; i++ {
+			g := newPBGame(s, fmt.Sprint("pb-seed-", i), nil, fmt.Sprint("Pa", i), fmt.Sprint("Pb", i), fmt.Sprint("Pc", i))
+			n := randomPlay(t, s, "PartyBoard", g.id, g.players, uint64(20+i), 600)
+			check(t, "PartyBoard", g.id, g.players, n)
+		}
+	})
+	t.Run("HexDice", func(t *testing.T) {
+		for i, mode := range []string{"alternating", "simultaneous"} {
+			host, guest := s.guest(fmt.Sprint("Ha", i)), s.guest(fmt.Sprint("Hb", i))
+			code, out := s.post(host.Token, "HexDice", map[string]any{"type": "create", "actionId": fmt.Sprint("hx", i), "size": "small", "mode": mode, "seed": fmt.Sprint("hx-seed-", i)})
+			require.Equal(t, http.StatusOK, code, "%v", out)
+			id := out["result"].(map[string]any)["gameId"].(string)
+			code, out = s.post(guest.Token, "HexDice", map[string]any{"type": "join", "actionId": "j", "gameId": id})
+			require.Equal(t, http.StatusOK, code, "%v", out)
+			n := randomPlay(t, s, "HexDice", id, []player{host, guest}, uint64(30+i), 150)
+			check(t, "HexDice", id, []player{host, guest}, n)
+		}
+	})
+	t.Run("CodeBowl", func(t *testing.T) {
+		ann, ben := s.cbCoach("replay_ann"), s.cbCoach("replay_ben")
+		reds := s.cbTeam(ann, "t-reds", cbSpec("Reds", 3, 3, 6))
+		blues := s.cbTeam(ben, "t-blues", cbSpec("Blues", 3, 3, 6))
+		id := s.cbMatchOf(ann, ben, reds, blues, map[string]any{"turnsPerHalf": 2})
+		n := randomPlay(t, s, "CodeBowl", id, []player{ann, ben}, 40, 400)
+		check(t, "CodeBowl", id, []player{ann, ben}, n)
+	})
+	t.Run("TileRace", func(t *testing.T) {
+		r := newRace(t, s, 3, true)
+		winner, n := "", 0
+		for round := 1; winner == "" && round < 80; round++ {
+			for i := len(r.teams) - 1; i >= 0 && winner == ""; i-- {
+				res := r.completeTile(r.teams[i], fmt.Sprintf("r%d", round))["result"].(map[string]any)
+				n++
+				if res["won"] == true {
+					winner = r.teams[i].id
+				}
+			}
+		}
+		require.NotEmpty(t, winner)
+		team := player{Token: r.teams[0].token}
+		check(t, "TileRace", r.id, []player{team}, n)
+		// The teams and the public board as the replay leaves them are the
+		// stored ones; nothing behind the fog or server-only is in it.
+		res := replayed(t, s, "TileRace", r.id, eve)
+		docs := replayDocs(res)
+		for k := range docs {
+			require.Regexp(t, `^(team/.+|powerupTile/.+|publicBoard|leaderboard|ledger/.+)$`, k, "a spectator reads only public documents")
+		}
+		for _, tm := range r.teams {
+			var want map[string]any
+			r.doc("teams/"+tm.id, &want)
+			got, _ := json.Marshal(docs["team/"+tm.id])
+			wantJSON, _ := json.Marshal(want)
+			require.JSONEq(t, string(wantJSON), string(got), "team %s", tm.id)
+		}
+		var board map[string]any
+		r.doc("public/board", &board)
+		got, _ := json.Marshal(docs["publicBoard"])
+		wantJSON, _ := json.Marshal(board)
+		require.JSONEq(t, string(wantJSON), string(got), "the public board")
+	})
+	for _, fn := range []string{"DashDice", "PartyBoard", "HexDice", "CodeBowl", "TileRace"} {
+		t.Logf("%s: %d finished games replayed and verified (%d actions played)", fn, counts[fn], actions[fn])
+	}
+}
+
+// TestReplayRefused: a game not finished is refused with a clear 409; a
+// replay names its game; a stranger's request for another kind is a 404.
+func TestReplayRefused(t *testing.T) {
+	s := newStack(t)
+	alice, bob := s.guest("Alice"), s.guest("Bob")
+	m := newMatch(s, "classic", 30, alice, bob)
+	for _, tc := range []struct {
+		name string
+		fn   string
+		body map[string]any
+		code int
+		msg  string
+	}{
+		{"not finished", "DashDice", map[string]any{"gameId": m.id}, http.StatusConflict, "not finished"},
+		{"no game id", "DashDice", map[string]any{}, http.StatusBadRequest, "gameId"},
+		{"another kind", "HexDice", map[string]any{"gameId": m.id}, http.StatusNotFound, "dashdice"},
+		{"no such game", "DashDice", map[string]any{"gameId": "nope"}, http.StatusNotFound, "nope"},
+		{"unknown field", "DashDice", map[string]any{"gameId": m.id, "from": 3}, http.StatusBadRequest, "from"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := map[string]any{"type": "replay", "actionId": "rp"}
+			for k, v := range tc.body {
+				body[k] = v
+			}
+			code, out := s.post(bob.Token, tc.fn, body)
+			require.Equal(t, tc.code, code, "%v", out)
+			require.Contains(t, out["error"].(map[string]any)["message"], tc.msg)
+		})
+	}
+}

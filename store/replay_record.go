@@ -1,0 +1,201 @@
+package store
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/meeple-games/meeple/domain"
+)
+
+// What a replay needs is recorded as the game is played (docs/firestore.md
+// "What a replay reads"):
+//
+//   - how the game began, in its private document (server only) under
+//     "replay": the create action (its payload without the platform's
+//     fields, its actor, its time, its room code, the password hash the
+//     platform handed the game, and the documents outside the game it read,
+//     such as a CodeBowl team); a quick match's join with it; or the first
+//     state of a game a rematch spawned;
+//   - each later action's payload: in the game document's log step ("p")
+//     when the action wrote the game document alone (what the log already
+//     tells everyone, and the reply kept there), else in the action's
+//     server-only record under "replay" with its actor, its secret hash and
+//     the documents outside the game it read. A Hex & Dice player's hidden
+//     orders are of the second kind: they never reach a readable document.
+//
+// No password is ever recorded: the platform takes it out of the payload
+// before any game sees it; only its hash goes, and only to server-only
+// documents.
+const fReplay = "replay"
+
+// Recording limits.
+const (
+	// maxRecordedPayload is the largest payload an action record keeps for
+	// a replay (a Tile Race import is up to 512 KiB; a Firestore document
+	// holds 1 MiB). A larger one is noted as too large and its game does
+	// not replay.
+	maxRecordedPayload = 700_000
+	// maxRecordedRoot is the largest document outside the game that is
+	// recorded as read (a CodeBowl team is about 2 KB). A larger one (a
+	// Party Board board file, which is content-addressed and never changes)
+	// is read again when the game is replayed.
+	maxRecordedRoot = 16 << 10
+)
+
+// platformFields are the request fields a replayed action does without: the
+// envelope, which the replay sets itself, and what the platform takes out
+// before a game sees the payload.
+var platformFields = append(append([]string{}, domain.Envelope...), "seed", "roomCode", "password")
+
+// replayPayload is an action's payload as a replay keeps it: the game's own
+// fields only, compact; "" when nothing is left.
+func replayPayload(p json.RawMessage) string {
+	var m map[string]json.RawMessage
+	if len(p) == 0 || json.Unmarshal(p, &m) != nil {
+		return ""
+	}
+	for _, f := range platformFields {
+		delete(m, f)
+	}
+	if len(m) == 0 {
+		return ""
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// replayInput is one action as a replay runs it again.
+type replayInput struct {
+	ID     string       `json:"id,omitempty"`
+	Type   string       `json:"type,omitempty"`
+	Actor  domain.Actor `json:"actor"`
+	P      string       `json:"p,omitempty"`
+	Big    bool         `json:"big,omitempty"` // the payload was too large to keep
+	Secret string       `json:"secret,omitempty"`
+	At     time.Time    `json:"at"`
+	Room   string       `json:"room,omitempty"`
+	Roots  []rootDoc    `json:"roots,omitempty"`
+}
+
+// rootDoc is a document outside the game's own (a slot whose path starts
+// with "/") as an action read it; Doc is nil when it did not exist.
+type rootDoc struct {
+	Slot string          `json:"slot"`
+	Key  string          `json:"key,omitempty"`
+	Doc  json.RawMessage `json:"doc"`
+}
+
+// replayStart is how a game began: its create (and a quick match's join),
+// or a spawned game's first state.
+type replayStart struct {
+	Create *replayInput    `json:"create,omitempty"`
+	Join   *replayInput    `json:"join,omitempty"`
+	State  json.RawMessage `json:"state,omitempty"`
+	Header *domain.Header  `json:"header,omitempty"`
+}
+
+// inputOf is action a as this attempt ran it.
+func (at *attempt) inputOf(a domain.Action) *replayInput {
+	in := &replayInput{ID: a.ID, Type: a.Type, Actor: a.Actor, Secret: a.Secret, At: at.now}
+	if p := replayPayload(a.Payload); len(p) > maxRecordedPayload {
+		in.Big = true
+	} else {
+		in.P = p
+	}
+	in.Roots = at.rootsRead()
+	return in
+}
+
+// rootsRead lists the documents outside the game the attempt read, up to
+// maxRecordedRoot bytes each, in a stable order.
+func (at *attempt) rootsRead() []rootDoc {
+	var out []rootDoc
+	for r := range at.rs.done {
+		if r.All || r.DocID == domain.GameDocID {
+			continue
+		}
+		sl, ok := at.x.sl.byName[r.Slot]
+		if !ok || !strings.HasPrefix(sl.Path, "/") {
+			continue
+		}
+		raw := at.rs.docs.Raw(r.DocID)
+		if len(raw) > maxRecordedRoot {
+			continue
+		}
+		out = append(out, rootDoc{Slot: r.Slot, Key: r.Key, Doc: raw})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Slot != out[j].Slot {
+			return out[i].Slot < out[j].Slot
+		}
+		return out[i].Key < out[j].Key
+	})
+	return out
+}
+
+// keptInGame reports whether the action is recorded in the game document
+// alone (log.go): it wrote the game document and nothing else.
+func (at *attempt) keptInGame() bool {
+	w, ok := at.change.GameWrite()
+	return ok && !w.Create && len(at.change.Writes) == 1 && len(at.change.Spawn) == 0 &&
+		at.x.req.Action.ID != "" && at.hash != ""
+}
+
+// inlinePayload is what the log step of s keeps of the action's payload:
+// on the action's own step of an action kept in the game document alone.
+func (at *attempt) inlinePayload(s domain.Step) string {
+	a := at.x.req.Action
+	if s.Type != a.Type || s.Actor.ID != a.Actor.ID || !at.keptInGame() {
+		return ""
+	}
+	p := replayPayload(a.Payload)
+	if len(p) > maxRecordedPayload {
+		return ""
+	}
+	return p
+}
+
+// replayRecord is what the action's server-only record keeps for a
+// replay, as one JSON string.
+func (at *attempt) replayRecord() any {
+	b, err := json.Marshal(at.inputOf(at.x.req.Action))
+	if err != nil {
+		return nil
+	}
+	return string(b)
+}
+
+// replayStart is what a new game's private document keeps of how it began.
+func (at *attempt) replayStart(room string) map[string]any {
+	start := replayStart{Create: at.inputOf(at.x.req.Action)}
+	start.Create.Room = room
+	if at.joined != nil {
+		start.Join = at.inputOf(*at.joined)
+		start.Join.Roots = nil // the create's carry every read of the pair
+	}
+	b, err := json.Marshal(start)
+	if err != nil {
+		return nil
+	}
+	return map[string]any{"start": string(b)}
+}
+
+// spawnStart is what a spawned game's private document keeps: its first
+// state (a rematch has no create of its own).
+func spawnStart(sp domain.Spawn) map[string]any {
+	state, err := json.Marshal(sp.State)
+	if err != nil {
+		return nil
+	}
+	h := sp.Header
+	b, err := json.Marshal(replayStart{State: state, Header: &h})
+	if err != nil {
+		return nil
+	}
+	return map[string]any{"start": string(b)}
+}
