@@ -108,6 +108,7 @@ type actionCost struct {
 // fogScanStats are the scanner's figures.
 type fogScanStats struct {
 	games, actions, docs, events, replies int
+	maxView, maxState, maxGame            int // bytes (JSON) of the largest view, private/state and game document seen
 	leaks                                 []string
 	cost                                  map[string]*actionCost
 }
@@ -171,15 +172,23 @@ func (p *fogPlay) scan(seat hexdice.Seat, before, after hexdice.Game, what strin
 
 // check scans everything readable after an action that took before to after.
 func (p *fogPlay) check(before, after hexdice.Game) {
+	gd, _, _ := p.docJSON("games/" + p.g.id)
+	if b, _ := json.Marshal(gd); len(b) > p.stats.maxGame {
+		p.stats.maxGame = len(b)
+	}
 	if !p.fog {
 		return
 	}
 	ctx := context.Background()
 	// Public: the game document (its log) and the event log, as a reader
 	// who sees nothing (anyone may read them).
-	gd, _, _ := p.docJSON("games/" + p.g.id)
 	p.scan(hexdice.Neutral, before, after, "game document", gd)
 	p.stats.docs++
+	if ps, _, ok := p.docJSON("games/" + p.g.id + "/private/state"); ok {
+		if b, _ := json.Marshal(ps); len(b) > p.stats.maxState {
+			p.stats.maxState = len(b)
+		}
+	}
 	if lg, ok := gd["log"].([]any); ok {
 		for _, s := range lg {
 			sm := s.(map[string]any)
@@ -211,6 +220,9 @@ func (p *fogPlay) check(before, after hexdice.Game) {
 			continue
 		}
 		p.stats.docs++
+		if b, _ := json.Marshal(doc); len(b) > p.stats.maxView {
+			p.stats.maxView = len(b)
+		}
 		p.scan(hexdice.Seat(seat), before, after, "view", doc["view"])
 		steps, _ := doc["events"].([]any)
 		for _, s := range steps {
@@ -359,13 +371,29 @@ func (p *fogPlay) playSimultaneous(st hexdice.Game) {
 	}
 }
 
+// newFogGame is newHexGame with a chosen create actionId (one host makes
+// several games).
+func newFogGame(s *stack, host player, req hexdice.CreateRequest, seed, actionID string) *hexGame {
+	s.t.Helper()
+	body := map[string]any{"actionId": actionID, "type": "create", "seed": seed}
+	raw, _ := json.Marshal(req)
+	require.NoError(s.t, json.Unmarshal(raw, &body))
+	created := s.clock()
+	code, out := s.post(host.Token, "HexDice", body)
+	require.Equal(s.t, http.StatusOK, code, "create: %v", out)
+	res := out["result"].(map[string]any)
+	return &hexGame{s: s, id: res["gameId"].(string), code: res["roomCode"].(string), seed: seed, created: created, host: host, body: body,
+		opts:    hexdice.Options{Size: req.Size, TurnSeconds: req.TurnSeconds, Mode: req.Mode, MapSeed: req.MapSeed, Fog: req.Fog},
+		players: map[string]player{host.ID: host}}
+}
+
 func asList(v any) []any { l, _ := v.([]any); return l }
 
 // playFogGame plays one game with random moves for up to steps actions,
 // then ends it by surrender and has both players ask for a rematch.
-func playFogGame(t *testing.T, s *stack, c *docCounter, stats *fogScanStats, mode hexdice.TurnMode, fog bool, seed string, steps int) {
-	alice, bob, carol := s.guest("Alice"), s.guest("Bob"), s.guest("Carol")
-	g := newHexGame(s, alice, hexdice.CreateRequest{Size: hexdice.Small, TurnSeconds: 120, Mode: mode, MapSeed: seed, Fog: fog}, "seed-"+seed)
+func playFogGame(t *testing.T, s *stack, c *docCounter, stats *fogScanStats, mode hexdice.TurnMode, fog bool, seed string, steps int, who [3]player) {
+	alice, bob, carol := who[0], who[1], who[2]
+	g := newFogGame(s, alice, hexdice.CreateRequest{Size: hexdice.Small, TurnSeconds: 120, Mode: mode, MapSeed: seed, Fog: fog}, "seed-"+seed, fmt.Sprintf("create-%s-%v", seed, fog))
 	p := &fogPlay{t: t, s: s, c: c, fs: storetest.ClientFor(t, projectOf(s)), g: g, fog: fog, players: [2]player{alice, bob}, spect: carol,
 		owners: map[int]hexdice.Seat{}, scanned: map[string]time.Time{}, lastSeq: map[string]int64{},
 		rng: rand.New(rand.NewPCG(uint64(len(seed)), 26)), stats: stats}
@@ -445,17 +473,20 @@ func TestHexDiceFogLeakScan(t *testing.T) {
 	s, c := countedStack(t)
 	fogStats := &fogScanStats{cost: map[string]*actionCost{}}
 	plainStats := &fogScanStats{cost: map[string]*actionCost{}}
+	who := [3]player{s.guest("Alice"), s.guest("Bob"), s.guest("Carol")}
 	for i, mode := range []hexdice.TurnMode{hexdice.Alternating, hexdice.Simultaneous, hexdice.Alternating, hexdice.Simultaneous} {
 		seed := fmt.Sprintf("fog%d", i)
 		t.Run(fmt.Sprintf("%s-%d", mode, i), func(t *testing.T) {
-			playFogGame(t, s, c, fogStats, mode, true, seed, 40)
+			playFogGame(t, s, c, fogStats, mode, true, seed, 40, who)
 			if i < 2 {
-				playFogGame(t, s, c, plainStats, mode, false, seed, 40)
+				playFogGame(t, s, c, plainStats, mode, false, seed, 40, who)
 			}
 		})
 	}
 	t.Logf("leak scan: %d fog games, %d actions, %d replies, %d documents, %d events scanned; %d leaks",
 		fogStats.games, fogStats.actions, fogStats.replies, fogStats.docs, fogStats.events, len(fogStats.leaks))
+	t.Logf("largest (small map): view document %d B, private/state %d B, game document %d B (no fog: %d B)",
+		fogStats.maxView, fogStats.maxState, fogStats.maxGame, plainStats.maxGame)
 	keys := []string{}
 	for k := range fogStats.cost {
 		keys = append(keys, k)

@@ -207,3 +207,26 @@ func TestRematch(t *testing.T) {
 		})
 	}
 }
+
+// TestFogDocumentSizes logs the size of a view document's view, the whole
+// state (private/state) and the public game state mid-game, per map size
+// (docs/hexdice.md quotes them: go test -v -run FogDocumentSizes).
+func TestFogDocumentSizes(t *testing.T) {
+	for _, size := range Sizes {
+		for _, mode := range []TurnMode{Alternating, Simultaneous} {
+			var view, full, public, troops int
+			var m *Map
+			g, _ := randomGameWith(t, size, mode, "sizes-"+string(size), false, 10, true, func(_, after Game, mm *Map, _ domain.Outcome) { m = mm })
+			if g.Phase != PhasePlaying {
+				t.Logf("%s %s: over before round 10", size, mode)
+				continue
+			}
+			for seat := Seat(0); seat < 2; seat++ {
+				view = max(view, len(mustJSON(t, ViewOf(g, m, seat))))
+			}
+			full, public, troops = len(mustJSON(t, g)), len(mustJSON(t, Public(g))), len(g.Troops)
+			t.Logf("%-6s %-12s round %d, %2d troops: view %5d B, whole state %5d B, public state %5d B", size, mode, g.Round, troops, view, full, public)
+			require.Less(t, view, 16000)
+		}
+	}
+}
