@@ -33,7 +33,9 @@ func (secretRules) Apply(s secretState, a Action, env Env) (secretState, Outcome
 	return n, Outcome{Events: []Event{{Type: "bumped", Player: a.Actor.ID, Data: map[string]int{"secret": n.Secret[a.Actor.ID]}}},
 		Result: map[string]int{"secret": n.Secret[a.Actor.ID]}}, nil
 }
-func (secretRules) Expire(s secretState, env Env) (secretState, Outcome, error) { return s, Outcome{}, nil }
+func (secretRules) Expire(s secretState, env Env) (secretState, Outcome, error) {
+	return s, Outcome{}, nil
+}
 func (secretRules) Legal(s secretState, a Actor) []Move {
 	return []Move{{Type: "bump", Payload: map[string]any{"known": len(s.Secret)}}}
 }
