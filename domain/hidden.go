@@ -50,8 +50,14 @@ const (
 	SlotView        = "view"
 )
 
-// ViewKeep is how many of a viewer's latest steps their view document keeps.
-const ViewKeep = 12
+// ViewKeep is how many of a viewer's latest steps their view document keeps,
+// and ViewBytes how many bytes of their events at most (the latest step is
+// always kept): a view is listened to, so it stays small (a simultaneous
+// round's resolution alone can be a few KB of events).
+const (
+	ViewKeep  = 12
+	ViewBytes = 4000
+)
 
 // HiddenSlots are the documents Hidden adds.
 func HiddenSlots() []Slot {
@@ -169,12 +175,25 @@ func (h *Hidden[S]) seen(before, after S, seq int64, typ string, events []Event,
 		if len(evs) == 0 {
 			continue
 		}
-		steps := append(recent[v], SeenStep{Seq: seq, Type: typ, Events: evs})
-		if len(steps) > ViewKeep {
-			steps = steps[len(steps)-ViewKeep:]
-		}
-		recent[v] = steps
+		recent[v] = trimSteps(append(recent[v], SeenStep{Seq: seq, Type: typ, Events: evs}))
 		fresh[v] = true
 	}
 	return nonNil(h.Events(before, after, events, ""))
+}
+
+// trimSteps keeps the last ViewKeep steps and at most ViewBytes of them
+// (at least the last one).
+func trimSteps(steps []SeenStep) []SeenStep {
+	if len(steps) > ViewKeep {
+		steps = steps[len(steps)-ViewKeep:]
+	}
+	size := 0
+	for i := len(steps) - 1; i >= 0; i-- {
+		b, _ := json.Marshal(steps[i])
+		size += len(b)
+		if size > ViewBytes && i < len(steps)-1 {
+			return steps[i+1:]
+		}
+	}
+	return steps
 }

@@ -134,3 +134,25 @@ func TestHiddenSingle(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, ch.Writes, 1)
 }
+
+func TestTrimSteps(t *testing.T) {
+	big := SeenStep{Seq: 1, Type: "x", Events: []Event{{Type: "e", Data: string(make([]byte, 3000))}}}
+	small := SeenStep{Seq: 2, Type: "y", Events: []Event{{Type: "e"}}}
+	tests := []struct {
+		name string
+		in   []SeenStep
+		want int
+	}{
+		{"the last one always", []SeenStep{big, big}, 1},
+		{"small ones fit", []SeenStep{small, small, small}, 3},
+		{"at most ViewKeep", make([]SeenStep, ViewKeep+5), ViewKeep},
+		{"bytes bound", []SeenStep{big, small, small}, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := trimSteps(tc.in)
+			require.Len(t, got, tc.want)
+			require.Equal(t, tc.in[len(tc.in)-1], got[len(got)-1], "the latest is kept")
+		})
+	}
+}
