@@ -1,6 +1,9 @@
 package domain
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // MaxExpiries bounds how many passed deadlines one action applies.
 const MaxExpiries = 50
@@ -17,6 +20,9 @@ type SingleGame[S any] struct {
 	CreateReads func(a Action) ([]Read, error)
 	// More slots than the game document (documents Create reads).
 	MoreSlots []Slot
+	// Hidden, when set, keeps what a state hides out of the game document
+	// (hidden.go).
+	Hidden *Hidden[S]
 }
 
 // Single makes a one-document rule set a Game: the game document holds the
@@ -29,8 +35,13 @@ func Single[S any](g SingleGame[S]) Game { return single[S](g) }
 
 type single[S any] SingleGame[S]
 
-func (g single[S]) Kind() string  { return g.Rules.Kind() }
-func (g single[S]) Slots() []Slot { return g.MoreSlots }
+func (g single[S]) Kind() string { return g.Rules.Kind() }
+func (g single[S]) Slots() []Slot {
+	if g.Hidden != nil {
+		return append(slices.Clone(g.MoreSlots), HiddenSlots()...)
+	}
+	return g.MoreSlots
+}
 
 // Plan implements Game: every action reads the game document alone, a create
 // reads what CreateReads lists.
@@ -63,11 +74,15 @@ func (g single[S]) Run(d Docs, a Action, env Env) (Change, error) {
 	if a.Type == ActionCreate {
 		return g.create(d, a, env)
 	}
-	doc, err := ReadGame[S](d, g.Kind())
+	doc, recent, hidden, err := ReadFull(d, g.Kind(), g.Hidden)
 	if err != nil {
 		return Change{}, err
 	}
 	r := singleRun[S]{rules: g.Rules, state: doc.State, version: doc.Version, env: env}
+	if hidden {
+		r.hidden, r.recent, r.fresh = g.Hidden, recent, map[string]bool{}
+	}
+	start := doc.State
 	if err := r.expire(); err != nil {
 		return Change{}, err
 	}
@@ -78,7 +93,11 @@ func (g single[S]) Run(d Docs, a Action, env Env) (Change, error) {
 		if !ok {
 			return Change{}, Errorf(EINVALID, "%s cannot list moves", g.Kind())
 		}
-		moves := l.Legal(r.state, a.Actor)
+		st := r.state
+		if r.hidden != nil {
+			st = r.hidden.Mask(st, a.Actor.ID)
+		}
+		moves := l.Legal(st, a.Actor)
 		if moves == nil {
 			moves = []Move{}
 		}
@@ -90,8 +109,15 @@ func (g single[S]) Run(d Docs, a Action, env Env) (Change, error) {
 		}
 		r.record(s, a.Actor, a.Type, out)
 	}
+	if r.hidden != nil && r.hidden.Reply != nil {
+		r.ch.Result = r.hidden.Reply(r.state, a.Actor.ID, r.ch.Result)
+	}
 	if len(r.ch.Steps) > 0 {
 		h := g.Rules.Header(r.state)
+		if r.hidden != nil {
+			r.ch.Writes = append(r.ch.Writes, hiddenWrites(r.hidden, start, r.state, h, r.version, false, r.recent, r.fresh)...)
+			return r.ch, nil
+		}
 		r.ch.Writes = append(r.ch.Writes, Write{DocID: GameDocID, Value: r.state, Header: &h, Version: r.version})
 	}
 	return r.ch, nil
@@ -113,8 +139,12 @@ func (g single[S]) create(d Docs, a Action, env Env) (Change, error) {
 			created.RoomCode = ""
 		}
 	}
+	writes := []Write{{DocID: GameDocID, Value: s, Header: &h, Create: true}}
+	if g.Hidden != nil && g.Hidden.Hides(s) {
+		writes = hiddenWrites(g.Hidden, s, s, h, 0, true, map[string][]SeenStep{}, nil)
+	}
 	return Change{
-		Writes: []Write{{DocID: GameDocID, Value: s, Header: &h, Create: true}},
+		Writes: writes,
 		Room:   room,
 		Result: created,
 	}, nil
@@ -127,6 +157,11 @@ type singleRun[S any] struct {
 	version int64
 	env     Env
 	ch      Change
+	// A hidden game's (nil otherwise): each viewer's recent steps, and
+	// which of them this run added to.
+	hidden *Hidden[S]
+	recent map[string][]SeenStep
+	fresh  map[string]bool
 }
 
 // stepEnv is the Env of the step that makes the next version.
@@ -158,11 +193,15 @@ func (r *singleRun[S]) expire() error {
 const ActionExpire = "expire"
 
 func (r *singleRun[S]) record(s S, actor Actor, typ string, out Outcome) {
+	before := r.state
 	r.state = s
 	r.version++
 	events := out.Events
 	if events == nil {
 		events = []Event{}
+	}
+	if r.hidden != nil {
+		events = r.hidden.seen(before, s, r.version, typ, events, r.recent, r.fresh)
 	}
 	r.ch.Steps = append(r.ch.Steps, Step{Actor: actor, Type: typ, Events: events, Version: r.version})
 	for _, sp := range out.Spawn {

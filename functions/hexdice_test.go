@@ -224,7 +224,7 @@ func TestHexDiceGamePlayedToAWin(t *testing.T) {
 	wantJSON, _ := json.Marshal(want)
 	require.JSONEq(t, string(wantJSON), string(gotJSON), "the stored game differs from a replay of the same actions")
 
-	require.Empty(t, moveTypes(g.must(alice, "legal", nil)), "nothing to do once over")
+	require.Equal(t, map[string]bool{hexdice.ActionRematch: true}, moveTypes(g.must(alice, "legal", nil)), "once over: a rematch, nothing else")
 	code, out = g.do(alice, "emote", map[string]any{"emote": "gg"})
 	require.Equal(t, http.StatusOK, code, "a GG after the end: %v", out)
 }

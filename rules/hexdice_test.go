@@ -70,3 +70,35 @@ func TestHexDiceOrdersArePrivate(t *testing.T) {
 		}
 	}
 }
+
+// TestHexDiceFogViews: under fog each player reads their own view document
+// only; nobody reads the whole state (private/state); a spectator reads no
+// view; a token of another role or scoped to a game is refused even with
+// the player's uid; nobody lists the views.
+func TestHexDiceFogViews(t *testing.T) {
+	e := newEnv(t)
+	fs := storetest.ClientFor(t, e.project)
+	ctx := context.Background()
+	for _, p := range []string{"games/f1", "games/f1/views/p1", "games/f1/views/p2", "games/f1/private/state"} {
+		doc := map[string]any{"path": p, "version": 3}
+		if p == "games/f1" {
+			doc["kind"], doc["players"], doc["private"] = "hexdice", []string{alice.uid, bob.uid}, false
+		}
+		if _, err := fs.Doc(p).Set(ctx, doc); err != nil {
+			t.Fatalf("seed %s: %v", p, err)
+		}
+	}
+	scoped := caller{name: "alice-scoped", uid: "p1", claims: map[string]any{"role": "team", "game": "g2", "team": "t1"}}
+	admin := caller{name: "alice-admin", uid: "p1", claims: map[string]any{"role": "admin", "game": "f1"}}
+	callers := append(append([]caller{}, everyone...), scoped, admin)
+	for _, c := range callers {
+		wantAccess(t, "get games/f1/views/p1", c, c.name == alice.name, e.get(t, c, "games/f1/views/p1"))
+		wantAccess(t, "get games/f1/views/p2", c, c.name == bob.name, e.get(t, c, "games/f1/views/p2"))
+		wantAccess(t, "get games/f1/private/state", c, false, e.get(t, c, "games/f1/private/state"))
+		wantAccess(t, "list games/f1/views", c, false, e.listDocs(t, c, "games/f1/views"))
+		wantAccess(t, "query group views", c, false, e.query(t, c, "views", true))
+		if r := e.patch(t, c, "games/f1/views/p1"); !r.denied() {
+			t.Errorf("patch views/p1 as %s: got %v, want denied", c.name, r)
+		}
+	}
+}

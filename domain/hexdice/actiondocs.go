@@ -47,6 +47,7 @@ func (PlatformGame) ActionDocs() []domain.ActionDoc {
 		{Type: ActionSurrender, Who: player, Summary: "give up the match"},
 		{Type: ActionHeartbeat, Who: player, Summary: "say you are still here (the disconnect timer)"},
 		{Type: ActionEmote, Payload: EmoteRequest{}, Who: player, Summary: "send one of the emotes (rate-limited)"},
+		{Type: ActionRematch, Who: player + ", once it is over", Summary: "ask for (or agree to) a rematch: same options, the other player first; made when both asked"},
 		{Type: ActionPreview, Payload: PreviewRequest{}, Who: "any signed-in viewer", Summary: "read-only: where you can buy what, and a troop's reachable hexes and attack targets from a hex (no odds)"},
 		{Type: domain.ActionQuickMatch, Who: "any signed-in player", Summary: "wait in the queue, or be paired with who waits"},
 		{Type: domain.ActionLeaveQueue, Who: "a player in the queue", Summary: "leave the queue"},

@@ -49,6 +49,9 @@ func (s *step) join(a domain.Actor, p []byte) error {
 		return domain.Errorf(domain.ECONFLICT, "the game is full")
 	}
 	s.g.Players = append(s.g.Players, Player{ID: a.ID, Name: a.Name, Coins: s.g.Config.Economy.StartCoins})
+	if s.g.Fog {
+		s.g.Memory = append(slices.Clone(s.g.Memory), newMemory(s.g))
+	}
 	for i := range s.g.Players { // the connection clocks start with play
 		s.g.Players[i].LastSeen = s.now
 	}
@@ -178,6 +181,9 @@ func (s *step) move(a domain.Actor, p []byte) error {
 	case t.Moved:
 		return domain.Errorf(domain.ECONFLICT, "troop %d has already moved this turn", t.ID)
 	}
+	if s.g.Fog {
+		return s.fogMove(seat, t, h)
+	}
 	ps := s.reach(t)
 	j := s.m.g.index(h)
 	if ps.cost[j] <= 0 || s.troopAt(h) >= 0 {
@@ -197,6 +203,10 @@ func (s *step) move(a domain.Actor, p []byte) error {
 func (s *step) target(t Troop, from, h Hex) error {
 	if d := Distance(from, h); d > s.unit(t).Range || d == 0 {
 		return domain.Errorf(domain.EINVALID, "(%d,%d) is out of troop %d's range %d", h.Q, h.R, t.ID, s.unit(t).Range)
+	}
+	if !s.sees(t.Owner, h) {
+		// The same answer whatever stands there: a refusal tells nothing.
+		return domain.Errorf(domain.EINVALID, "(%d,%d) is not in your vision (fog of war)", h.Q, h.R)
 	}
 	if si := s.structureAt(h); si >= 0 {
 		if s.g.Structures[si].Owner == t.Owner {

@@ -180,6 +180,9 @@ type Config struct {
 	Timers         TimerRules                       `json:"timers"`
 	Emotes         EmoteRules                       `json:"emotes"`
 	Map            MapRules                         `json:"map"`
+	// Vision is fog of war's (fog games only; empty otherwise, and a fog
+	// game created without it gets DefaultVision).
+	Vision VisionRules `json:"vision,omitzero"`
 }
 
 // DefaultConfig returns the seed's tables and the rulings' numbers.
@@ -308,6 +311,11 @@ func (c Config) validate() error {
 		}
 		if err := s.Damage.validate(); err != nil {
 			return fmt.Errorf("%sdamage %v", f, err)
+		}
+	}
+	if !c.Vision.empty() {
+		if err := c.Vision.validate(); err != nil {
+			return err
 		}
 	}
 	if !c.Structures[HQ].Spawn {

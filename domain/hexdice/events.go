@@ -32,6 +32,8 @@ const (
 	EventForfeited       = "forfeited"       // ConnectionData
 	EventEmote           = "emote"           // EmoteData
 	EventCancelled       = "cancelled"       // CancelledData
+	EventRematchAsked    = "rematchAsked"    // SeatData: a player asked for a rematch
+	EventRematchCreated  = "rematchCreated"  // RematchCreatedData: both asked
 	// and domain.EventGameOver with a domain.GameOver, exactly once, when a
 	// game ends with a result (not when a room is cancelled).
 )
@@ -121,6 +123,9 @@ type MovedData struct {
 	To    Hex   `json:"to"`
 	Cost  int   `json:"cost"`
 	Path  []Hex `json:"path"`
+	// Ambush (fog): the hex of the hidden enemy troop the move ran into; the
+	// troop stopped at To, short of where it was sent.
+	Ambush *Hex `json:"ambush,omitempty"`
 }
 
 // Attack kinds (AttackData.Kind).

@@ -181,6 +181,19 @@ type Game struct {
 
 	Emotes []Emote `json:"emotes,omitempty"` // the last few, oldest first
 	Result *Result `json:"result,omitempty"`
+
+	// Fog: fog of war (fog.go). Memory is each seat's, by seat; it and
+	// every troop and structure live only in the server's copy of the
+	// state while the game is played (Public).
+	Fog    bool     `json:"fog,omitempty"`
+	Memory []Memory `json:"memory,omitempty"`
+
+	// Rematch (rematch.go): RematchOf is the finished game this one is the
+	// rematch of; RematchID the rematch of this one once both asked;
+	// RematchAsked, by seat, who asked for it.
+	RematchOf    string `json:"rematchOf,omitempty"`
+	RematchID    string `json:"rematchId,omitempty"`
+	RematchAsked []bool `json:"rematchAsked,omitempty"`
 }
 
 // Options are a room's settings chosen at creation (ruling 13).
@@ -194,6 +207,8 @@ type Options struct {
 	Config *Config
 	// Private rooms are joined with their room code only (ruling 13).
 	Private bool
+	// Fog of war (fog.go).
+	Fog bool
 }
 
 // NewGame creates a room hosted by host, waiting for an opponent until
@@ -241,6 +256,9 @@ func newGame(id string, host domain.Actor, opts Options, now time.Time, maps Map
 	case len(opts.MapSeed) > 200:
 		return Game{}, domain.Errorf(domain.EINVALID, "mapSeed is longer than 200 bytes")
 	}
+	if opts.Fog && cfg.Vision.empty() {
+		cfg.Vision = DefaultVision()
+	}
 	if err := cfg.Validate(); err != nil {
 		return Game{}, err
 	}
@@ -269,6 +287,13 @@ func newGame(id string, host domain.Actor, opts Options, now time.Time, maps Map
 	for _, s := range m.sites {
 		g.Structures = append(g.Structures, Structure{ID: s.ID, Kind: s.Kind, Owner: s.Owner, Hex: s.Hex, HP: cfg.Structures[s.Kind].HP})
 	}
+	if opts.Fog {
+		g.Fog = true
+		g.Memory = []Memory{newMemory(g)}
+		s := preview(g, m)
+		s.remember()
+		g = s.g
+	}
 	return g, nil
 }
 
@@ -284,6 +309,8 @@ func (g Game) clone() Game {
 	g.Troops = slices.Clone(g.Troops)
 	g.Structures = slices.Clone(g.Structures)
 	g.Emotes = slices.Clone(g.Emotes)
+	g.Memory = slices.Clone(g.Memory)
+	g.RematchAsked = slices.Clone(g.RematchAsked)
 	if g.Result != nil {
 		r := *g.Result
 		r.Players = slices.Clone(r.Players)

@@ -37,12 +37,22 @@ func Targets(g Game, m *Map, id int, from Hex) []Hex {
 func (s *step) targets(t Troop, from Hex) []Hex {
 	var out []Hex
 	rng := s.unit(t).Range
+	var vis []bool // fog: only what t's side sees
+	if s.g.Fog {
+		vis = s.vision(t.Owner)
+	}
 	for _, st := range s.g.Structures {
+		if vis != nil && !vis[s.m.g.index(st.Hex)] {
+			continue
+		}
 		if st.Owner != t.Owner && Distance(from, st.Hex) <= rng {
 			out = append(out, st.Hex)
 		}
 	}
 	for _, e := range s.g.Troops {
+		if vis != nil && !vis[s.m.g.index(e.Hex)] {
+			continue
+		}
 		if e.Owner != t.Owner && e.Hex != from && Distance(from, e.Hex) <= rng {
 			out = append(out, e.Hex)
 		}
@@ -132,6 +142,10 @@ func (r Rules) Legal(g Game, actor domain.Actor) []domain.Move {
 		return []domain.Move{{Type: ActionSurrender}}
 	case PhasePlaying:
 	default:
+		asked := seat >= 0 && int(seat) < len(g.RematchAsked) && g.RematchAsked[seat]
+		if seat >= 0 && len(g.Players) == 2 && g.RematchID == "" && !asked && (g.Result == nil || g.Result.Reason != ReasonCancelled) {
+			return []domain.Move{{Type: ActionRematch}}
+		}
 		return nil
 	}
 	if seat < 0 {

@@ -98,5 +98,7 @@ func TestLegal(t *testing.T) {
 	})
 	over := g.clone()
 	over.Phase = PhaseOver
-	require.Nil(t, r.Legal(over, alice))
+	require.Equal(t, []domain.Move{{Type: ActionRematch}}, r.Legal(over, alice), "over: a rematch")
+	over.RematchAsked = []bool{true, false}
+	require.Nil(t, r.Legal(over, alice), "asked already")
 }

@@ -96,6 +96,12 @@ type plan struct {
 }
 
 func (s *step) checkOrders(seat Seat, o Orders) (plan, error) {
+	if s.g.Fog && !s.masked && seat >= 0 && int(seat) < len(s.g.Memory) {
+		// Under fog, orders are checked against the board as seat sees it
+		// (at submission and again at resolution); resolveMoves settles
+		// what hidden troops change.
+		return s.maskedStep(seat).checkOrders(seat, o)
+	}
 	pl := plan{seat: seat, moves: map[int]Hex{}, paths: map[int][]Hex{}, costs: map[int]int{}, aims: map[int]Hex{}}
 	g := s.g
 	switch {

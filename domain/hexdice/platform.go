@@ -44,6 +44,8 @@ type CreateRequest struct {
 	// MapSeed picks the map (public; at most 200 bytes): the same seed and
 	// size give the same map.
 	MapSeed string `json:"mapSeed" field:"text,max=200"`
+	// Fog: fog of war (each player sees only what its units see).
+	Fog bool `json:"fog"`
 }
 
 // PreviewRequest is the payload of "preview". Troop, when given, is the
@@ -111,12 +113,13 @@ func (PlatformGame) Kind() string { return Kind }
 
 // Slots implements domain.Game.
 func (PlatformGame) Slots() []domain.Slot {
-	return []domain.Slot{
+	slots := []domain.Slot{
 		{Name: SlotMap, Path: "public/map", Type: MapJSON{}, Access: domain.ReadPublic,
 			Doc: "the map: every hex's terrain and the structures' starting sites, written once at create"},
 		{Name: SlotOrders, Path: "orders/{key}", Type: Orders{}, Access: domain.ReadOwner,
 			Doc: "simultaneous mode: a player's saved or submitted orders, keyed by player id; that player only"},
 	}
+	return append(slots, domain.HiddenSlots()...)
 }
 
 func (p PlatformGame) rules(orders map[string]Orders) domain.Rules[Game] {
@@ -130,7 +133,46 @@ func (p PlatformGame) rules(orders map[string]Orders) domain.Rules[Game] {
 // single is the one-document game over the rules with the private orders
 // of this call.
 func (p PlatformGame) single(orders map[string]Orders) domain.Game {
-	return domain.Single(domain.SingleGame[Game]{Rules: p.rules(orders), Create: p.create})
+	return domain.Single(domain.SingleGame[Game]{Rules: p.rules(orders), Create: p.create, Hidden: p.hidden()})
+}
+
+// hidden is fog of war's hook into the platform (domain.Hidden): the game
+// document shows Public, each player reads their own View, the whole state
+// is server-only. The replies of Hex & Dice's actions tell the caller only
+// about its own troops and what they attacked (which it saw), so Reply
+// leaves them as they are.
+func (p PlatformGame) hidden() *domain.Hidden[Game] {
+	maps := Rules{Maps: p.Maps}
+	return &domain.Hidden[Game]{
+		Hides:   hides,
+		Public:  Public,
+		Viewers: func(g Game) []string { return g.PlayerIDs() },
+		View: func(g Game, viewer string) any {
+			m, err := maps.MapOf(g)
+			if err != nil {
+				return View{Seat: Neutral, Troops: []Troop{}, Structures: []SeenStructure{}}
+			}
+			return ViewOf(g, m, g.SeatOf(viewer))
+		},
+		Mask: func(g Game, viewer string) Game {
+			m, err := maps.MapOf(g)
+			if err != nil {
+				return Public(g)
+			}
+			return Mask(g, m, g.SeatOf(viewer))
+		},
+		Events: func(before, after Game, evs []domain.Event, viewer string) []domain.Event {
+			m, err := maps.MapOf(after)
+			if err != nil {
+				return []domain.Event{}
+			}
+			seat := Neutral
+			if viewer != "" {
+				seat = after.SeatOf(viewer)
+			}
+			return SeenEvents(before, after, m, evs, seat)
+		},
+	}
 }
 
 func decodeCreate(payload json.RawMessage) (CreateRequest, error) {
@@ -178,7 +220,7 @@ func (p PlatformGame) create(d domain.Docs, a domain.Action, env domain.Env) (Ga
 		return Game{}, false, err
 	}
 	g, err := Rules{Maps: p.Maps}.NewGame(a.GameID, a.Actor, Options{Size: req.Size, TurnSeconds: req.TurnSeconds,
-		Mode: req.Mode, MapSeed: req.MapSeed, Private: req.Private}, env.Now)
+		Mode: req.Mode, MapSeed: req.MapSeed, Private: req.Private, Fog: req.Fog}, env.Now)
 	return g, true, err
 }
 
@@ -200,7 +242,7 @@ func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domai
 	case ActionPreview:
 		return p.preview(single, d, a, env)
 	case ActionHeartbeat:
-		if ch, quiet, err := quietHeartbeat(single, d, a, env); err != nil || quiet {
+		if ch, quiet, err := p.quietHeartbeat(single, d, a, env); err != nil || quiet {
 			return ch, err
 		}
 	}
@@ -322,11 +364,11 @@ const HeartbeatQuiet = 10 * time.Second
 // than HeartbeatQuiet ago: what a passed deadline changes (as "advance"
 // does), and nothing else, so it bumps no version and leaves no record.
 // Otherwise (quiet false) the heartbeat runs as a step of its own.
-func quietHeartbeat(single domain.Game, d domain.Docs, a domain.Action, env domain.Env) (domain.Change, bool, error) {
+func (p PlatformGame) quietHeartbeat(single domain.Game, d domain.Docs, a domain.Action, env domain.Env) (domain.Change, bool, error) {
 	if err := domain.DecodePayload(a.Payload, nil); err != nil {
 		return domain.Change{}, false, err
 	}
-	ch, g, err := advanced(single, d, a, env)
+	ch, g, err := p.advanced(single, d, a, env)
 	if err != nil {
 		return domain.Change{}, false, err
 	}
@@ -343,18 +385,26 @@ func quietHeartbeat(single domain.Game, d domain.Docs, a domain.Action, env doma
 
 // advanced runs what "advance" would (the deadlines that passed) for a's
 // caller, and returns that change and the game it leaves.
-func advanced(single domain.Game, d domain.Docs, a domain.Action, env domain.Env) (domain.Change, Game, error) {
+func (p PlatformGame) advanced(single domain.Game, d domain.Docs, a domain.Action, env domain.Env) (domain.Change, Game, error) {
 	adv := a
 	adv.Type = domain.ActionAdvance
 	ch, err := single.Run(d, adv, env)
 	if err != nil {
 		return domain.Change{}, Game{}, err
 	}
-	if w, ok := ch.GameWrite(); ok {
-		g, _ := w.Value.(Game)
-		return ch, g, nil
+	for _, w := range ch.Writes {
+		// A fog game's whole state is in private/state, its game document
+		// holds the public projection.
+		switch v := w.Value.(type) {
+		case domain.HiddenDoc[Game]:
+			return ch, v.State, nil
+		case Game:
+			if !hides(v) {
+				return ch, v, nil
+			}
+		}
 	}
-	doc, err := domain.ReadGame[Game](d, Kind)
+	doc, _, _, err := domain.ReadFull(d, Kind, p.hidden())
 	if err != nil {
 		return domain.Change{}, Game{}, err
 	}
@@ -368,7 +418,7 @@ func (p PlatformGame) preview(single domain.Game, d domain.Docs, a domain.Action
 	if err != nil {
 		return domain.Change{}, err
 	}
-	ch, g, err := advanced(single, d, a, env)
+	ch, g, err := p.advanced(single, d, a, env)
 	if err != nil {
 		return domain.Change{}, err
 	}
@@ -376,6 +426,8 @@ func (p PlatformGame) preview(single domain.Game, d domain.Docs, a domain.Action
 	if err != nil {
 		return domain.Change{}, err
 	}
+	// Under fog the preview answers from what the caller sees.
+	g = Mask(g, m, g.SeatOf(a.Actor.ID))
 	res, err := PreviewOf(g, m, a.Actor, req)
 	if err != nil {
 		return domain.Change{}, err

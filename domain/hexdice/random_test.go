@@ -58,10 +58,18 @@ func randomGame(t testing.TB, size Size, mode TurnMode, seed string, check bool)
 // at the end), for a state in mid-game.
 func randomGameUntil(t testing.TB, size Size, mode TurnMode, seed string, check bool, stop int) (Game, int) {
 	t.Helper()
+	return randomGameWith(t, size, mode, seed, check, stop, false, nil)
+}
+
+// randomGameWith is randomGameUntil with fog on or off, calling onStep (if
+// set) after every step with the states around it and its outcome.
+func randomGameWith(t testing.TB, size Size, mode TurnMode, seed string, check bool, stop int, fog bool,
+	onStep func(before, after Game, m *Map, out domain.Outcome)) (Game, int) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(hash(seed), 7))
 	pf := &platform{r: Rules{}, private: map[string]Orders{}}
 	secs := []int{60, 90, 120}[rng.IntN(3)]
-	g, err := NewGame("g-"+seed, alice, Options{Size: size, Mode: mode, TurnSeconds: secs, MapSeed: seed}, t0)
+	g, err := NewGame("g-"+seed, alice, Options{Size: size, Mode: mode, TurnSeconds: secs, MapSeed: seed, Fog: fog}, t0)
 	require.NoError(t, err)
 	m, err := pf.r.MapOf(g)
 	require.NoError(t, err)
@@ -157,6 +165,9 @@ func randomGameUntil(t testing.TB, size Size, mode TurnMode, seed string, check 
 			}
 			checkInvariants(t, next, m)
 			checkEvents(t, g, next, out)
+		}
+		if onStep != nil {
+			onStep(g, next, m, out)
 		}
 		g = next
 	}

@@ -98,6 +98,7 @@ const (
 	ActionSurrender = "surrender"
 	ActionHeartbeat = "heartbeat"
 	ActionEmote     = "emote"
+	ActionRematch   = "rematch"
 )
 
 // step is one Apply or Expire at work on a copy of the game.
@@ -109,6 +110,9 @@ type step struct {
 	private map[string]Orders // Rules.Orders
 	events  []domain.Event
 	result  any
+	spawn   []domain.Spawn
+	// masked: the step is over a seat's masked view (fog), not the game.
+	masked  bool
 	terr    [len(terrains)]TerrainStats
 	occ     []int32 // per grid slot: 0 free, i+1 troop i, -(i+1) structure i; nil: stale
 	scratch paths   // reach's arrays, reused
@@ -131,8 +135,14 @@ func (s *step) emit(seat Seat, typ string, data any) {
 	s.events = append(s.events, domain.Event{Type: typ, Player: player, Data: data})
 }
 
+// done ends a step: fog memory updated, the state and its outcome.
+func (s *step) done() (Game, domain.Outcome, error) {
+	s.remember()
+	return s.g, s.outcome(), nil
+}
+
 func (s *step) outcome() domain.Outcome {
-	return domain.Outcome{Events: s.events, Result: s.result}
+	return domain.Outcome{Events: s.events, Result: s.result, Spawn: s.spawn}
 }
 
 var handlers = map[string]func(*step, domain.Actor, []byte) error{
@@ -145,6 +155,7 @@ var handlers = map[string]func(*step, domain.Actor, []byte) error{
 	ActionSurrender: (*step).surrender,
 	ActionHeartbeat: (*step).heartbeat,
 	ActionEmote:     (*step).emote,
+	ActionRematch:   (*step).rematch,
 }
 
 // Apply implements domain.Rules: join, buy, move, attack, endTurn (alternating
@@ -176,7 +187,7 @@ func (r Rules) Apply(g Game, a domain.Action, env domain.Env) (Game, domain.Outc
 		return g, domain.Outcome{}, err
 	}
 	s.touch(a.Actor.ID)
-	return s.g, s.outcome(), nil
+	return s.done()
 }
 
 // touch records that player id was seen now and reconnects them.
@@ -228,7 +239,7 @@ func (r Rules) Expire(g Game, env domain.Env) (Game, domain.Outcome, error) {
 	s.private = r.Orders
 	if g.Phase == PhaseWaiting {
 		s.cancel("noOpponent")
-		return s.g, s.outcome(), nil
+		return s.done()
 	}
 	var forfeits []Seat
 	for i, p := range g.Players {
@@ -245,7 +256,7 @@ func (r Rules) Expire(g Game, env domain.Env) (Game, domain.Outcome, error) {
 		} else {
 			s.finish(forfeits[0].Other(), ReasonDisconnect)
 		}
-		return s.g, s.outcome(), nil
+		return s.done()
 	}
 	for i, p := range g.Players {
 		if !p.Disconnected() && connectionDeadline(g, p).Equal(deadline) {
@@ -260,7 +271,7 @@ func (r Rules) Expire(g Game, env domain.Env) (Game, domain.Outcome, error) {
 			return g, domain.Outcome{}, err
 		}
 	}
-	return s.g, s.outcome(), nil
+	return s.done()
 }
 
 // seated returns the actor's seat, EFORBIDDEN when they have none.

@@ -15,6 +15,13 @@ func (s *step) start() {
 		data.Die = s.dice.Roll(2)
 		data.First = Seat(data.Die - 1)
 	}
+	s.begin(data)
+}
+
+// begin starts play with data.First first (a rematch chooses it: no die).
+func (s *step) begin(data GameStartedData) {
+	s.g.Phase = PhasePlaying
+	s.g.JoinDeadline = time.Time{}
 	s.g.First = data.First
 	s.emit(data.First, EventGameStarted, data)
 	if s.g.Mode == Alternating {

@@ -1,0 +1,199 @@
+package domain
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// Hidden information of a one-document game (Hex & Dice's fog of war).
+//
+// A one-document game keeps its whole state in the game document, which
+// every player and spectator may read. A game with hidden information
+// fills SingleGame.Hidden, and for every game whose state Hides, Single
+// keeps three kinds of documents instead of one:
+//
+//   - the game document holds Public(state): what everyone may read;
+//   - private/state (SlotHiddenState, server only) holds the whole state and
+//     each viewer's recent events; actions read it as a snapshot, like the
+//     game document;
+//   - views/{viewerId} (SlotView, that viewer only) holds View(state, id) and
+//     the viewer's recent events as the viewer saw them; it is written only
+//     when it changes.
+//
+// The steps' events (the game document's log, event records, history
+// batches: readable by everyone) are Events(before, after, events, ""): the
+// neutral account. The reply's result passes through Reply, and "legal"
+// lists the moves of Mask(state, caller).
+type Hidden[S any] struct {
+	// Hides reports whether s has anything to hide (a fog game). A state
+	// that does not is kept as before: whole, in the game document.
+	Hides func(s S) bool
+	// Public is what the game document shows of s.
+	Public func(s S) S
+	// Viewers lists who gets a view document of s (its players).
+	Viewers func(s S) []string
+	// View is viewer's view document content.
+	View func(s S, viewer string) any
+	// Mask is s as viewer sees it: what "legal" lists moves from.
+	Mask func(s S, viewer string) S
+	// Events is a step's events as viewer saw them (before and after the
+	// step); viewer "" is the neutral account everyone may read. It must
+	// return a non-nil slice.
+	Events func(before, after S, events []Event, viewer string) []Event
+	// Reply is the action's result as its caller may see it (nil: as is).
+	Reply func(s S, caller string, result any) any
+}
+
+// Slots of a game with hidden state (Single adds them to the game's slots).
+const (
+	SlotHiddenState = "hiddenState"
+	SlotView        = "view"
+)
+
+// ViewKeep is how many of a viewer's latest steps their view document keeps,
+// and ViewBytes how many bytes of their events at most (the latest step is
+// always kept): a view is listened to, so it stays small (a simultaneous
+// round's resolution alone can be a few KB of events).
+const (
+	ViewKeep  = 12
+	ViewBytes = 4000
+)
+
+// HiddenSlots are the documents Hidden adds.
+func HiddenSlots() []Slot {
+	return []Slot{
+		{Name: SlotHiddenState, Path: "private/state", Type: HiddenDoc[json.RawMessage]{}, Access: ReadNever,
+			Doc: "hidden-information games: the whole state and each player's recent events; server only"},
+		{Name: SlotView, Path: "views/{key}", Type: ViewDoc{}, Access: ReadOwner,
+			Doc: "hidden-information games: what one player sees and their recent events as they saw them, keyed by player id; that player only"},
+	}
+}
+
+// HiddenDoc is private/state.
+type HiddenDoc[S any] struct {
+	Version int64       `json:"version"` // the game version it is the state of
+	State   S           `json:"state"`
+	Recent  []ViewerLog `json:"recent"`
+}
+
+// ViewerLog is one viewer's recent steps.
+type ViewerLog struct {
+	Viewer string     `json:"viewer"`
+	Steps  []SeenStep `json:"steps"`
+}
+
+// SeenStep is one step as a viewer saw it.
+type SeenStep struct {
+	Seq    int64   `json:"seq"`
+	Type   string  `json:"type"`
+	Events []Event `json:"events"`
+}
+
+// ViewDoc is views/{viewerId}.
+type ViewDoc struct {
+	Version int64      `json:"version"`
+	View    any        `json:"view"`
+	Events  []SeenStep `json:"events"` // the last ViewKeep steps that showed the viewer anything
+}
+
+// ReadFull returns the game document with the whole state: a hidden game's
+// comes from private/state (asked for with NeedDocs). A hidden game with no
+// private/state yet (a game spawned by another's action) has its whole state
+// in the game document. recent is the viewers' recent steps.
+//
+// Errors: ENOTFOUND, *NeedDocs, EINTERNAL (a document that does not decode,
+// or private/state of another version than the game document).
+func ReadFull[S any](d Docs, kind string, h *Hidden[S]) (doc GameDoc[S], recent map[string][]SeenStep, hidden bool, err error) {
+	doc, err = ReadGame[S](d, kind)
+	if err != nil || h == nil || !h.Hides(doc.State) {
+		return doc, nil, false, err
+	}
+	id := Doc(SlotHiddenState, "")
+	if !d.Asked(id) {
+		return doc, nil, false, Need(Read{DocID: id, Snapshot: true})
+	}
+	var hd HiddenDoc[S]
+	ok, err := d.Get(id, &hd)
+	if err != nil {
+		return doc, nil, false, err
+	}
+	recent = map[string][]SeenStep{}
+	if !ok {
+		return doc, recent, true, nil
+	}
+	if hd.Version != doc.Version {
+		return doc, nil, false, Errorf(EINTERNAL, "%s: private/state is of version %d, the game of %d", kind, hd.Version, doc.Version)
+	}
+	doc.State = hd.State
+	for _, l := range hd.Recent {
+		recent[l.Viewer] = l.Steps
+	}
+	return doc, recent, true, nil
+}
+
+// hiddenWrites are the writes of a hidden game's state s at version: the
+// game document (public), private/state, and the views that changed since
+// before (or that got events: fresh).
+func hiddenWrites[S any](h *Hidden[S], before, s S, head Header, version int64, create bool, recent map[string][]SeenStep, fresh map[string]bool) []Write {
+	hd := HiddenDoc[S]{Version: version, State: s, Recent: []ViewerLog{}}
+	viewers := h.Viewers(s)
+	for _, v := range viewers {
+		hd.Recent = append(hd.Recent, ViewerLog{Viewer: v, Steps: nonNil(recent[v])})
+	}
+	ws := []Write{
+		{DocID: GameDocID, Value: h.Public(s), Header: &head, Version: version, Create: create},
+		{DocID: Doc(SlotHiddenState, ""), Value: hd, Create: create},
+	}
+	for _, v := range viewers {
+		view := h.View(s, v)
+		if !create && !fresh[v] && sameJSON(view, h.View(before, v)) && slices.Contains(h.Viewers(before), v) {
+			continue
+		}
+		ws = append(ws, Write{DocID: Doc(SlotView, v), Value: ViewDoc{Version: version, View: view, Events: nonNil(recent[v])}})
+	}
+	return ws
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func sameJSON(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(x) == string(y)
+}
+
+// seen files a step's events as each viewer saw them and returns the
+// neutral account.
+func (h *Hidden[S]) seen(before, after S, seq int64, typ string, events []Event, recent map[string][]SeenStep, fresh map[string]bool) []Event {
+	for _, v := range h.Viewers(after) {
+		evs := h.Events(before, after, events, v)
+		if len(evs) == 0 {
+			continue
+		}
+		recent[v] = trimSteps(append(recent[v], SeenStep{Seq: seq, Type: typ, Events: evs}))
+		fresh[v] = true
+	}
+	return nonNil(h.Events(before, after, events, ""))
+}
+
+// trimSteps keeps the last ViewKeep steps and at most ViewBytes of them
+// (at least the last one).
+func trimSteps(steps []SeenStep) []SeenStep {
+	if len(steps) > ViewKeep {
+		steps = steps[len(steps)-ViewKeep:]
+	}
+	size := 0
+	for i := len(steps) - 1; i >= 0; i-- {
+		b, _ := json.Marshal(steps[i])
+		size += len(b)
+		if size > ViewBytes && i < len(steps)-1 {
+			return steps[i+1:]
+		}
+	}
+	return steps
+}

@@ -1,0 +1,524 @@
+package functions_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"cloud.google.com/go/firestore"
+	"cloud.google.com/go/firestore/apiv1/firestorepb"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/api/option"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/meeple-games/meeple/domain/hexdice"
+	"github.com/meeple-games/meeple/games"
+	"github.com/meeple-games/meeple/store"
+	"github.com/meeple-games/meeple/store/storetest"
+)
+
+// The fog leak scanner (issue 26): random fog games played through the HTTP
+// function against the emulator, both turn modes, small map. After every
+// action it reads, as each player and a spectator may, every document they
+// can read (the game document with its log, their own view document, the
+// event records and history batches), every reply, and "legal" and
+// "preview" answers, and checks with hexdice.FogScan that none names a
+// troop, hex or HP the reader could not see then. The same games without
+// fog give the documents read and written per action for comparison.
+
+// docCounter counts the documents the store's Firestore client reads and
+// writes, from the RPCs (as emulator/loadgen's counter does).
+type docCounter struct{ reads, writes atomic.Int64 }
+
+func (c *docCounter) unary(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+	switch r := req.(type) {
+	case *firestorepb.CommitRequest:
+		c.writes.Add(int64(len(r.Writes)))
+	case *firestorepb.GetDocumentRequest:
+		c.reads.Add(1)
+	}
+	return invoker(ctx, method, req, reply, cc, opts...)
+}
+
+type countStream struct {
+	grpc.ClientStream
+	c *docCounter
+}
+
+func (s *countStream) SendMsg(m any) error {
+	if r, ok := m.(*firestorepb.BatchGetDocumentsRequest); ok {
+		s.c.reads.Add(int64(len(r.Documents)))
+	}
+	return s.ClientStream.SendMsg(m)
+}
+
+func (s *countStream) RecvMsg(m any) error {
+	err := s.ClientStream.RecvMsg(m)
+	if r, ok := m.(*firestorepb.RunQueryResponse); ok && err == nil && r.GetDocument() != nil {
+		s.c.reads.Add(1)
+	}
+	return err
+}
+
+type ownerCreds struct{}
+
+func (ownerCreds) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
+	return map[string]string{"authorization": "Bearer owner"}, nil
+}
+func (ownerCreds) RequireTransportSecurity() bool { return false }
+
+// countedStack is newStack whose store's reads and writes are counted.
+func countedStack(t *testing.T) (*stack, *docCounter) {
+	s := newStack(t)
+	c := &docCounter{}
+	conn, err := grpc.NewClient(storetest.EmulatorHost(), grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithPerRPCCredentials(ownerCreds{}),
+		grpc.WithChainUnaryInterceptor(c.unary),
+		grpc.WithChainStreamInterceptor(func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+			st, err := streamer(ctx, desc, cc, method, opts...)
+			if err != nil {
+				return nil, err
+			}
+			return &countStream{ClientStream: st, c: c}, nil
+		}))
+	require.NoError(t, err)
+	fs, err := firestore.NewClient(context.Background(), projectOf(s), option.WithGRPCConn(conn))
+	require.NoError(t, err)
+	t.Cleanup(func() { fs.Close(); conn.Close() })
+	st := store.New(fs, games.All())
+	st.FixedSeeds, st.Now = true, s.clock
+	s.store, s.srv.Store = st, st
+	return s, c
+}
+
+// actionCost sums what actions of one type cost.
+type actionCost struct {
+	n, reads, writes int64
+	dur              time.Duration
+}
+
+// fogScanStats are the scanner's figures.
+type fogScanStats struct {
+	games, actions, docs, events, replies int
+	maxView, maxState, maxGame            int // bytes (JSON) of the largest view, private/state and game document seen
+	leaks                                 []string
+	cost                                  map[string]*actionCost
+}
+
+// fogPlay is one game being played and scanned.
+type fogPlay struct {
+	t       *testing.T
+	s       *stack
+	c       *docCounter
+	fs      *firestore.Client // reads as the scanner (not counted)
+	g       *hexGame
+	fog     bool
+	players [2]player
+	spect   player
+	m       *hexdice.Map
+	owners  map[int]hexdice.Seat
+	scanned map[string]time.Time // public documents scanned, by path: their update time
+	lastSeq map[string]int64     // view events scanned, by player id
+	rng     *rand.Rand
+	stats   *fogScanStats
+}
+
+func (p *fogPlay) docJSON(path string) (map[string]any, time.Time, bool) {
+	snap, err := p.fs.Doc(path).Get(context.Background())
+	if err != nil {
+		return nil, time.Time{}, false
+	}
+	return snap.Data(), snap.UpdateTime, true
+}
+
+// full is the whole state: private/state while the fog hides, else the
+// game document's.
+func (p *fogPlay) full() hexdice.Game {
+	p.t.Helper()
+	var st hexdice.Game
+	doc, _, ok := p.docJSON("games/" + p.g.id + "/private/state")
+	gd, _, _ := p.docJSON("games/" + p.g.id)
+	raw, _ := json.Marshal(gd["state"])
+	require.NoError(p.t, json.Unmarshal(raw, &st))
+	if ok && st.Phase != hexdice.PhaseOver {
+		if v, _ := doc["version"].(int64); v == gd["version"].(int64) {
+			raw, _ := json.Marshal(doc["state"])
+			st = hexdice.Game{}
+			require.NoError(p.t, json.Unmarshal(raw, &st))
+		}
+	}
+	return st
+}
+
+func (p *fogPlay) scan(seat hexdice.Seat, before, after hexdice.Game, what string, v any) {
+	if !p.fog {
+		return
+	}
+	raw, err := json.Marshal(v)
+	require.NoError(p.t, err)
+	f := &hexdice.FogScan{Seat: seat, Before: before, After: after, Map: p.m, Owners: p.owners}
+	for _, l := range f.Leaks(raw) {
+		p.stats.leaks = append(p.stats.leaks, fmt.Sprintf("game %s seat %d %s: %s", p.g.id, seat, what, l))
+	}
+}
+
+// check scans everything readable after an action that took before to after.
+func (p *fogPlay) check(before, after hexdice.Game) {
+	gd, _, _ := p.docJSON("games/" + p.g.id)
+	if b, _ := json.Marshal(gd); len(b) > p.stats.maxGame {
+		p.stats.maxGame = len(b)
+	}
+	if !p.fog {
+		return
+	}
+	ctx := context.Background()
+	// Public: the game document (its log) and the event log, as a reader
+	// who sees nothing (anyone may read them).
+	p.scan(hexdice.Neutral, before, after, "game document", gd)
+	p.stats.docs++
+	if ps, _, ok := p.docJSON("games/" + p.g.id + "/private/state"); ok {
+		if b, _ := json.Marshal(ps); len(b) > p.stats.maxState {
+			p.stats.maxState = len(b)
+		}
+	}
+	if lg, ok := gd["log"].([]any); ok {
+		for _, s := range lg {
+			sm := s.(map[string]any)
+			if seq, _ := sm["seq"].(int64); seq > p.lastSeq["log"] {
+				p.lastSeq["log"] = seq
+				evs, _ := sm["events"].([]any)
+				p.stats.events += len(evs)
+			}
+		}
+	}
+	snaps, err := p.fs.Collection("games/" + p.g.id + "/events").Documents(ctx).GetAll()
+	require.NoError(p.t, err)
+	for _, sn := range snaps {
+		if at, ok := p.scanned[sn.Ref.Path]; ok && at.Equal(sn.UpdateTime) {
+			continue
+		}
+		p.scanned[sn.Ref.Path] = sn.UpdateTime
+		p.scan(hexdice.Neutral, before, after, "event "+sn.Ref.ID, sn.Data())
+		p.stats.docs++
+		if evs, ok := sn.Data()["events"].([]any); ok {
+			p.stats.events += len(evs)
+		}
+	}
+	// Each player's view: the view as of now, the steps added since the
+	// last look as of this action.
+	for seat, pl := range p.players {
+		doc, _, ok := p.docJSON("games/" + p.g.id + "/views/" + pl.ID)
+		if !ok {
+			continue
+		}
+		p.stats.docs++
+		if b, _ := json.Marshal(doc); len(b) > p.stats.maxView {
+			p.stats.maxView = len(b)
+		}
+		p.scan(hexdice.Seat(seat), before, after, "view", doc["view"])
+		steps, _ := doc["events"].([]any)
+		for _, s := range steps {
+			sm := s.(map[string]any)
+			seq, _ := sm["seq"].(int64)
+			if seq <= p.lastSeq[pl.ID] {
+				continue
+			}
+			p.lastSeq[pl.ID] = seq
+			evs, _ := sm["events"].([]any)
+			p.stats.events += len(evs)
+			p.scan(hexdice.Seat(seat), before, after, fmt.Sprintf("view step %d", seq), sm)
+		}
+	}
+}
+
+// act sends an action (counted) and scans its reply for who sent it.
+func (p *fogPlay) act(who player, seat hexdice.Seat, typ string, extra map[string]any) (int, map[string]any) {
+	before := p.full()
+	r0, w0 := p.c.reads.Load(), p.c.writes.Load()
+	start := time.Now()
+	code, out := p.g.do(who, typ, extra)
+	d := time.Since(start)
+	r1, w1 := p.c.reads.Load(), p.c.writes.Load()
+	if code == http.StatusOK {
+		k := typ
+		if typ == hexdice.ActionOrders {
+			if extra["submit"] == true {
+				k = "orders(submit)"
+			}
+		}
+		c := p.stats.cost[k]
+		if c == nil {
+			c = &actionCost{}
+			p.stats.cost[k] = c
+		}
+		c.n, c.reads, c.writes, c.dur = c.n+1, c.reads+r1-r0, c.writes+w1-w0, c.dur+d
+	}
+	after := p.full()
+	for _, t := range after.Troops {
+		p.owners[t.ID] = t.Owner
+	}
+	p.stats.replies++
+	p.stats.actions++
+	// The reply's result is the caller's; its events are the public ones.
+	p.scan(seat, before, after, typ+" reply", out["result"])
+	p.scan(seat, before, after, typ+" reply error", out["error"])
+	p.scan(hexdice.Neutral, before, after, typ+" reply events", out["events"])
+	p.check(before, after)
+	return code, out
+}
+
+// peek asks legal and preview (of a random troop id) for every reader.
+func (p *fogPlay) peek(st hexdice.Game) {
+	readers := []struct {
+		pl   player
+		seat hexdice.Seat
+	}{{p.players[0], 0}, {p.players[1], 1}, {p.spect, hexdice.Neutral}}
+	for _, r := range readers {
+		_, out := p.act(r.pl, r.seat, "legal", nil)
+		p.scan(r.seat, st, st, "legal", out)
+		if st.NextTroop > 1 {
+			_, out = p.act(r.pl, r.seat, hexdice.ActionPreview, map[string]any{"troop": 1 + p.rng.IntN(st.NextTroop-1)})
+			p.scan(r.seat, st, st, "preview", out)
+		}
+	}
+}
+
+func (p *fogPlay) legal(pl player) []map[string]any {
+	code, out := p.g.do(pl, "legal", nil)
+	require.Equal(p.t, http.StatusOK, code, "%v", out)
+	var moves []map[string]any
+	for _, m := range out["result"].(map[string]any)["moves"].([]any) {
+		moves = append(moves, m.(map[string]any))
+	}
+	return moves
+}
+
+// playAlternating plays a random legal move of whoever's turn it is.
+func (p *fogPlay) playAlternating(st hexdice.Game) {
+	seat := st.Current
+	pl := p.players[seat]
+	moves := p.legal(pl)
+	var pick map[string]any
+	for tries := 0; tries < 4 && pick == nil; tries++ {
+		m := moves[p.rng.IntN(len(moves))]
+		if m["type"] == hexdice.ActionSurrender || (m["type"] == hexdice.ActionEndTurn && p.rng.IntN(4) > 0) {
+			continue
+		}
+		pick = m
+	}
+	if pick == nil {
+		pick = map[string]any{"type": hexdice.ActionEndTurn}
+	}
+	extra, _ := pick["payload"].(map[string]any)
+	code, out := p.act(pl, seat, pick["type"].(string), extra)
+	require.Equal(p.t, http.StatusOK, code, "a listed move is accepted: %v %v", pick, out)
+}
+
+// playSimultaneous has each player submit random orders made of what legal
+// lists (empty orders when they clash).
+func (p *fogPlay) playSimultaneous(st hexdice.Game) {
+	for seat, pl := range p.players {
+		if st.Players[seat].Submitted {
+			continue
+		}
+		byTroop := map[any][]any{}
+		var buys []any
+		for _, m := range p.legal(pl) {
+			pl, _ := m["payload"].(map[string]any)
+			o, _ := pl["orders"].(map[string]any)
+			for _, t := range asList(o["troops"]) {
+				id := t.(map[string]any)["troop"]
+				byTroop[id] = append(byTroop[id], t)
+			}
+			buys = append(buys, asList(o["buys"])...)
+		}
+		orders := map[string]any{}
+		var troops []any
+		ids := make([]string, 0, len(byTroop))
+		keyed := map[string]any{}
+		for id := range byTroop {
+			k := fmt.Sprint(id)
+			ids = append(ids, k)
+			keyed[k] = id
+		}
+		sort.Strings(ids)
+		for _, k := range ids {
+			if opts := byTroop[keyed[k]]; p.rng.IntN(10) < 7 {
+				troops = append(troops, opts[p.rng.IntN(len(opts))])
+			}
+		}
+		orders["troops"] = troops
+		if len(buys) > 0 && p.rng.IntN(2) == 0 {
+			orders["buys"] = []any{buys[p.rng.IntN(len(buys))]}
+		}
+		code, _ := p.act(pl, hexdice.Seat(seat), hexdice.ActionOrders, map[string]any{"orders": orders, "submit": true})
+		if code != http.StatusOK {
+			code, out := p.act(pl, hexdice.Seat(seat), hexdice.ActionOrders, map[string]any{"orders": map[string]any{}, "submit": true})
+			require.Equal(p.t, http.StatusOK, code, "%v", out)
+		}
+		st = p.full()
+		if st.Phase != hexdice.PhasePlaying {
+			return
+		}
+	}
+}
+
+// newFogGame is newHexGame with a chosen create actionId (one host makes
+// several games).
+func newFogGame(s *stack, host player, req hexdice.CreateRequest, seed, actionID string) *hexGame {
+	s.t.Helper()
+	body := map[string]any{"actionId": actionID, "type": "create", "seed": seed}
+	raw, _ := json.Marshal(req)
+	require.NoError(s.t, json.Unmarshal(raw, &body))
+	created := s.clock()
+	code, out := s.post(host.Token, "HexDice", body)
+	require.Equal(s.t, http.StatusOK, code, "create: %v", out)
+	res := out["result"].(map[string]any)
+	return &hexGame{s: s, id: res["gameId"].(string), code: res["roomCode"].(string), seed: seed, created: created, host: host, body: body,
+		opts:    hexdice.Options{Size: req.Size, TurnSeconds: req.TurnSeconds, Mode: req.Mode, MapSeed: req.MapSeed, Fog: req.Fog},
+		players: map[string]player{host.ID: host}}
+}
+
+// fogGuest signs a guest in, sending the request again while the emulator
+// answers 503 (the machine is shared; the Auth reply says to retry).
+func fogGuest(s *stack, name string) player {
+	s.t.Helper()
+	for i := 0; ; i++ {
+		code, out := s.post("", "Auth", map[string]any{"type": "guest", "nickname": name})
+		if code == http.StatusServiceUnavailable && i < 5 {
+			time.Sleep(time.Second)
+			continue
+		}
+		require.Equal(s.t, http.StatusOK, code, "guest sign-in: %v", out)
+		p := out["player"].(map[string]any)
+		return player{ID: p["id"].(string), Name: p["name"].(string), Token: out["token"].(string)}
+	}
+}
+
+func asList(v any) []any { l, _ := v.([]any); return l }
+
+// playFogGame plays one game with random moves for up to steps actions,
+// then ends it by surrender and has both players ask for a rematch.
+func playFogGame(t *testing.T, s *stack, c *docCounter, stats *fogScanStats, mode hexdice.TurnMode, fog bool, seed string, steps int, who [3]player) {
+	alice, bob, carol := who[0], who[1], who[2]
+	g := newFogGame(s, alice, hexdice.CreateRequest{Size: hexdice.Small, TurnSeconds: 120, Mode: mode, MapSeed: seed, Fog: fog}, "seed-"+seed, fmt.Sprintf("create-%s-%v", seed, fog))
+	p := &fogPlay{t: t, s: s, c: c, fs: storetest.ClientFor(t, projectOf(s)), g: g, fog: fog, players: [2]player{alice, bob}, spect: carol,
+		owners: map[int]hexdice.Seat{}, scanned: map[string]time.Time{}, lastSeq: map[string]int64{},
+		rng: rand.New(rand.NewPCG(uint64(len(seed)), 26)), stats: stats}
+	st := p.full()
+	m, err := hexdice.Rules{}.MapOf(st)
+	require.NoError(t, err)
+	p.m = m
+	p.check(st, st)
+	code, out := p.act(bob, 1, "join", nil)
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	g.players[bob.ID] = bob
+	stats.games++
+	for i := 0; i < steps; i++ {
+		st = p.full()
+		if st.Phase != hexdice.PhasePlaying {
+			break
+		}
+		if i%10 == 0 {
+			p.peek(st)
+		}
+		if mode == hexdice.Alternating {
+			p.playAlternating(st)
+		} else {
+			p.playSimultaneous(st)
+		}
+	}
+	st = p.full()
+	for st.Phase == hexdice.PhasePlaying && st.Round < st.Config.SurrenderRound {
+		if mode == hexdice.Alternating {
+			p.act(p.players[st.Current], st.Current, hexdice.ActionEndTurn, nil)
+		} else {
+			for seat, pl := range p.players {
+				if !p.full().Players[seat].Submitted && p.full().Phase == hexdice.PhasePlaying {
+					p.act(pl, hexdice.Seat(seat), hexdice.ActionOrders, map[string]any{"orders": map[string]any{}, "submit": true})
+				}
+			}
+		}
+		st = p.full()
+	}
+	if st.Phase == hexdice.PhasePlaying {
+		code, out := p.act(bob, 1, hexdice.ActionSurrender, nil)
+		require.Equal(t, http.StatusOK, code, "%v", out)
+	}
+	final := p.full()
+	require.Equal(t, hexdice.PhaseOver, final.Phase)
+	if fog {
+		// Over: the game document shows the whole final board.
+		gd, _, _ := p.docJSON("games/" + g.id)
+		require.NotEmpty(t, gd["state"].(map[string]any)["structures"])
+	}
+	// Rematch: both ask; the new game has the same options and the other
+	// player first, and the two name each other.
+	code, out = p.act(alice, 0, hexdice.ActionRematch, nil)
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	require.Equal(t, true, out["result"].(map[string]any)["waiting"])
+	code, out = p.act(bob, 1, hexdice.ActionRematch, nil)
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	next := out["result"].(map[string]any)["rematchId"].(string)
+	require.Equal(t, hexdice.RematchID(g.id), next)
+	require.Equal(t, next, p.full().RematchID)
+	var ng hexdice.Game
+	_, err = s.store.GameState(context.Background(), next, &ng)
+	require.NoError(t, err)
+	require.Equal(t, g.id, ng.RematchOf)
+	require.Equal(t, fog, ng.Fog)
+	require.Equal(t, mode, ng.Mode)
+	require.Equal(t, final.MapSeed, ng.MapSeed)
+	require.Equal(t, hexdice.PhasePlaying, ng.Phase)
+	if mode == hexdice.Alternating {
+		require.Equal(t, final.First.Other(), ng.First, "the other player first")
+	}
+}
+
+// TestHexDiceFogLeakScan is the leak scanner. Its figures go to the test
+// log (go test -v -run FogLeakScan ./functions/).
+func TestHexDiceFogLeakScan(t *testing.T) {
+	s, c := countedStack(t)
+	fogStats := &fogScanStats{cost: map[string]*actionCost{}}
+	plainStats := &fogScanStats{cost: map[string]*actionCost{}}
+	who := [3]player{fogGuest(s, "Alice"), fogGuest(s, "Bob"), fogGuest(s, "Carol")}
+	for i, mode := range []hexdice.TurnMode{hexdice.Alternating, hexdice.Simultaneous, hexdice.Alternating, hexdice.Simultaneous} {
+		seed := fmt.Sprintf("fog%d", i)
+		t.Run(fmt.Sprintf("%s-%d", mode, i), func(t *testing.T) {
+			playFogGame(t, s, c, fogStats, mode, true, seed, 40, who)
+			if i < 2 {
+				playFogGame(t, s, c, plainStats, mode, false, seed, 40, who)
+			}
+		})
+	}
+	t.Logf("leak scan: %d fog games, %d actions, %d replies, %d documents, %d events scanned; %d leaks",
+		fogStats.games, fogStats.actions, fogStats.replies, fogStats.docs, fogStats.events, len(fogStats.leaks))
+	t.Logf("largest (small map): view document %d B, private/state %d B, game document %d B (no fog: %d B)",
+		fogStats.maxView, fogStats.maxState, fogStats.maxGame, plainStats.maxGame)
+	keys := []string{}
+	for k := range fogStats.cost {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%-16s %22s %22s\n", "action", "fog reads/writes/ms", "no fog reads/writes/ms")
+	for _, k := range keys {
+		f, n := fogStats.cost[k], plainStats.cost[k]
+		line := fmt.Sprintf("%-16s %8.2f %6.2f %6.1f", k, float64(f.reads)/float64(f.n), float64(f.writes)/float64(f.n), float64(f.dur.Milliseconds())/float64(f.n))
+		if n != nil && n.n > 0 {
+			line += fmt.Sprintf("   %8.2f %6.2f %6.1f", float64(n.reads)/float64(n.n), float64(n.writes)/float64(n.n), float64(n.dur.Milliseconds())/float64(n.n))
+		}
+		fmt.Fprintf(&b, "%s  (n=%d)\n", line, f.n)
+	}
+	t.Log(b.String())
+	require.Positive(t, fogStats.events)
+	require.Empty(t, fogStats.leaks, "fog leaks")
+}
