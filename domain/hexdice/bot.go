@@ -1,0 +1,52 @@
+package hexdice
+
+import (
+	"math"
+
+	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/bot"
+)
+
+// botHelper tells the bots which listed moves they never play and judges
+// a game their search stops in.
+type botHelper struct{}
+
+// Resigns implements domain.Resigner: a bot never surrenders.
+func (botHelper) Resigns(mv domain.Move) bool { return mv.Type == ActionSurrender }
+
+// Evaluate implements domain.Evaluator: material and position, each side's
+// worth in coins — its troops (their cost, by the HP they have left), the
+// coins it holds, 150 a structure and 100 a turn of dominance — and the
+// difference squashed into 0..1.
+func (botHelper) Evaluate(g Game, me domain.Actor) float64 {
+	seat := g.SeatOf(me.ID)
+	if seat < 0 || len(g.Players) < 2 {
+		return 0.5
+	}
+	var worth [2]float64
+	for _, t := range g.Troops {
+		if t.Owner < 0 || int(t.Owner) > 1 {
+			continue
+		}
+		u := g.Config.Units[t.Type]
+		if u.HP > 0 {
+			worth[t.Owner] += float64(u.Cost) * (0.5 + 0.5*float64(t.HP)/float64(u.HP))
+		}
+	}
+	for _, s := range g.Structures {
+		if s.Owner == 0 || s.Owner == 1 {
+			worth[s.Owner] += 150 + float64(s.HP)*5
+		}
+	}
+	for i := 0; i < 2; i++ {
+		worth[i] += float64(g.Players[i].Coins) + 100*float64(g.Players[i].Dominance)
+	}
+	return 0.5 + 0.5*math.Tanh((worth[seat]-worth[1-seat])/600)
+}
+
+// BotSpec is Hex & Dice as the bots play it (docs/bots.md): a turn is many
+// moves (buys, moves, attacks, then endTurn), so the search looks about one
+// turn ahead and judges there by material and structures.
+func BotSpec() bot.Spec[Game] {
+	return bot.Spec[Game]{Rules: Rules{}, Lister: Rules{}, Resign: botHelper{}, Eval: botHelper{}, Depth: 16, Playouts: 150, Rollout: 2}
+}
