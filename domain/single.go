@@ -160,6 +160,7 @@ const ActionExpire = "expire"
 func (r *singleRun[S]) record(s S, actor Actor, typ string, out Outcome) {
 	r.state = s
 	r.version++
+	SayAll(r.rules, s, out.Events) // events in words, as of the new state
 	events := out.Events
 	if events == nil {
 		events = []Event{}
