@@ -39,6 +39,12 @@ var scripts = []struct{ script, figure string }{
 	// and end turns by clicking; then a Hex & Dice room is created, joined by
 	// its code and played a few turns by clicking.
 	{"games2.mjs", "clickToOtherMs"},
+	// The lobby, the sign-in page and every game's page, as a player and
+	// as a spectator: axe finds no serious or critical violation,
+	// Lighthouse (desktop) scores ≥ 90 for performance and accessibility
+	// on the lobby and each game's page; screenshots at desktop and phone
+	// width in web/test-results/screenshots/.
+	{"checks.mjs", "lighthouse"},
 }
 
 // TestWebClientInChromium runs every browser test. A missing browser or
