@@ -1,11 +1,15 @@
 package domain
 
 // Event is one thing that happened in a game, appended to its public log.
-// Data is a game-specific value that marshals to a JSON object.
+// Data is a game-specific value that marshals to a JSON object. Text is the
+// event in plain words with display names ("Ben rolled 5 (turn total 11)"),
+// said by the game itself (Sayer) so that every client and the Discord
+// messages read the same.
 type Event struct {
 	Type   string `json:"type"`
 	Player string `json:"player,omitempty"`
 	Data   any    `json:"data,omitempty"`
+	Text   string `json:"text,omitempty"`
 }
 
 // EventGameOver ends a game. Its Data is a GameOver; triggers award results from

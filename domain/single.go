@@ -196,6 +196,7 @@ func (r *singleRun[S]) record(s S, actor Actor, typ string, out Outcome) {
 	before := r.state
 	r.state = s
 	r.version++
+	SayAll(r.rules, s, out.Events) // events in words, as of the new state
 	events := out.Events
 	if events == nil {
 		events = []Event{}

@@ -315,10 +315,13 @@ func (p PlatformGame) rules(join *Team, first *Phase) domain.Rules[Match] {
 	return lister{r}
 }
 
-// lister keeps the rules' Legal through a Wrap.
+// lister keeps the rules' Legal (and Say) through a Wrap.
 type lister struct{ domain.Rules[Match] }
 
 func (l lister) Legal(m Match, actor domain.Actor) []domain.Move { return Rules{}.Legal(m, actor) }
+
+// Say keeps the rules' words (domain.Sayer) through a Wrap too.
+func (l lister) Say(m Match, e domain.Event) string { return Rules{}.Say(m, e) }
 
 func (p PlatformGame) single(join *Team, first *Phase) domain.Game {
 	return domain.Single(domain.SingleGame[Match]{Rules: p.rules(join, first), Create: p.newMatch})

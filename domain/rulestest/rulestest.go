@@ -11,7 +11,8 @@
 //     same result as applying it on time;
 //   - documents round-trip through JSON exactly and are written only to
 //     declared slots;
-//   - replay: the same seed and moves give the same documents.
+//   - replay: the same seed and moves give the same documents;
+//   - every event says itself in words (Event.Text, domain.Sayer).
 //
 // It plays through World, an in-memory store that runs a domain.Game the way
 // the Firestore store does (Plan, reads, NeedDocs, Run, writes), so a game is
@@ -316,9 +317,11 @@ func Run(t *testing.T, k Kit) {
 				if a.Type != domain.ActionAdvance {
 					documentedFields(t, k.Actions, before, a)
 				}
-				if _, err := w.Do(a); err != nil {
+				ch, err := w.Do(a)
+				if err != nil {
 					t.Fatalf("listed move %s %s by %s refused: %v", a.Type, a.Payload, a.Actor.ID, err)
 				}
+				said(t, ch)
 				roundTrips(t, k.Game, w, before)
 				if k.State != nil {
 					stateRoundTrips(t, k.State, w)
@@ -573,6 +576,15 @@ func (p pure[S]) Expire(s S, env domain.Env) (out S, o domain.Outcome, err error
 	return out, o, err
 }
 
+// Say passes on the wrapped rules' words (domain.Sayer); none when they
+// say nothing, which the kit then reports.
+func (p pure[S]) Say(s S, e domain.Event) string {
+	if sy, ok := p.r.(domain.Sayer[S]); ok {
+		return sy.Say(s, e)
+	}
+	return ""
+}
+
 type pureLister[S any] struct {
 	pure[S]
 	l domain.Lister[S]
@@ -597,5 +609,19 @@ func RoundTrip[S any](t testing.TB, v S) {
 	}
 	if again, _ := json.Marshal(back); !bytes.Equal(raw, again) {
 		t.Fatalf("the JSON round trip changed the %T:\n%s\n%s", v, raw, again)
+	}
+}
+
+// said checks that every event of ch's steps carries its words (Event.Text):
+// clients show them, so an event a game forgot to say would show as a bare
+// type.
+func said(t *testing.T, ch domain.Change) {
+	t.Helper()
+	for _, st := range ch.Steps {
+		for _, e := range st.Events {
+			if strings.TrimSpace(e.Text) == "" {
+				t.Fatalf("step %s: event %s (data %s) has no text: say it in the game's say.go", st.Type, e.Type, JSON(t, e.Data))
+			}
+		}
 	}
 }

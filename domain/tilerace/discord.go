@@ -81,6 +81,8 @@ const (
 // Announcements turns one step's events into the messages announcing them.
 // roster gives a team's colour by id (a removed team's comes with its
 // event); now stamps the embeds.
+// Titles are the events' words (say.go) with an emoji, so Discord and the
+// clients read the same.
 func Announcements(events []domain.Event, roster func(team string) (TeamRef, bool), now time.Time) []Announcement {
 	decoded := make([]decodedEvent, 0, len(events))
 	has := map[string]bool{}
@@ -133,7 +135,7 @@ func Announcements(events []domain.Event, roster func(team string) (TeamRef, boo
 			if d.Reward != "" {
 				lines = append(lines, fmt.Sprintf("%s **Reward:** %s", emojiClaim, powerupName(d.Reward)))
 			}
-			add([]string{d.Team}, colorOf(d.Team, ""), fmt.Sprintf("%s %s completed tile %d", emojiCompleted, d.TeamName, d.Tile), lines...)
+			add([]string{d.Team}, colorOf(d.Team, ""), emojiCompleted+" "+d.words(), lines...)
 		case EventCompletionsRecorded:
 			if has[EventTileCompleted] {
 				continue // the completion lists every player of the tile
@@ -145,7 +147,7 @@ func Announcements(events []domain.Event, roster func(team string) (TeamRef, boo
 			lines := []string{adminLine(d.By), "**Task:** " + d.Label}
 			lines = append(lines, starLines(d.Players, d.Points)...)
 			lines = append(lines, fmt.Sprintf("**Progress:** %d recorded (needs %d, at most %d)", d.Recorded, d.Min, d.Max))
-			add([]string{d.Team}, colorOf(d.Team, ""), fmt.Sprintf("%s %s recorded %s on tile %d", emojiCompleted, d.TeamName, plural(len(d.Players), "completion"), d.Tile), lines...)
+			add([]string{d.Team}, colorOf(d.Team, ""), emojiCompleted+" "+d.words(), lines...)
 		case EventPowerupTileClaimed:
 			var d ClaimedData
 			if !e.decode(&d) {
@@ -153,13 +155,13 @@ func Announcements(events []domain.Event, roster func(team string) (TeamRef, boo
 			}
 			lines := []string{adminLine(d.By), "**Powerup gained:** " + powerupName(d.Reward), "**Task:** " + d.Label}
 			lines = append(lines, starLines(d.Players, d.Points)...)
-			add([]string{d.Team}, colorOf(d.Team, ""), fmt.Sprintf("%s %s claimed %s", emojiClaim, d.TeamName, d.Label), lines...)
+			add([]string{d.Team}, colorOf(d.Team, ""), emojiClaim+" "+d.words(), lines...)
 		case EventPowerupGained:
 			var d PowerupGainedData
 			if !e.decode(&d) || !d.Granted {
 				continue // a reward is in the completion's or the claim's message
 			}
-			add([]string{d.Team}, colorOf(d.Team, ""), fmt.Sprintf("%s %s was granted %s", emojiClaim, d.TeamName, powerupName(d.Powerup)), adminLine(d.By))
+			add([]string{d.Team}, colorOf(d.Team, ""), emojiClaim+" "+d.words(), adminLine(d.By))
 		case EventPowerupUsed:
 			var d PowerupUsedData
 			if !e.decode(&d) {
@@ -169,7 +171,7 @@ func Announcements(events []domain.Event, roster func(team string) (TeamRef, boo
 			if d.Target != "" && d.Target != d.Team {
 				teams = append(teams, d.Target)
 			}
-			add(teams, colorOf(d.Team, ""), fmt.Sprintf("%s %s used %s", emojiPowerup, d.TeamName, orDefault(d.PowerupName, powerupName(d.Powerup))), powerupLines(d)...)
+			add(teams, colorOf(d.Team, ""), emojiPowerup+" "+d.words(), powerupLines(d)...)
 		case EventTeamMoved:
 			if has[EventPowerupUsed] {
 				continue // the powerup's message says where it moved whom
@@ -178,15 +180,15 @@ func Announcements(events []domain.Event, roster func(team string) (TeamRef, boo
 			if !e.decode(&d) {
 				continue
 			}
-			add([]string{d.Team}, colorOf(d.Team, ""), fmt.Sprintf("%s %s moved from tile %d to tile %d", emojiMoved, d.TeamName, d.From, d.To), adminLine(d.By))
+			add([]string{d.Team}, colorOf(d.Team, ""), emojiMoved+" "+d.words(), adminLine(d.By))
 		case EventTeamCreated, EventTeamRemoved:
 			var d TeamData
 			if !e.decode(&d) {
 				continue
 			}
-			title := fmt.Sprintf("➕ Team %s added", d.TeamName)
+			title := "➕ " + d.words(e.typ)
 			if e.typ == EventTeamRemoved {
-				title = fmt.Sprintf("➖ Team %s removed", d.TeamName)
+				title = "➖ " + d.words(e.typ)
 			}
 			lines := []string{adminLine(d.By)}
 			if len(d.Members) > 0 {
@@ -205,25 +207,21 @@ func Announcements(events []domain.Event, roster func(team string) (TeamRef, boo
 			for _, c := range d.Changes {
 				lines = append(lines, "• "+c)
 			}
-			add([]string{d.Team}, colorOf(d.Team, ""), fmt.Sprintf("✏️ Team %s updated", d.TeamName), lines...)
+			add([]string{d.Team}, colorOf(d.Team, ""), "✏️ "+d.words(), lines...)
 		case EventCooldownSet:
 			var d CooldownData
 			if !e.decode(&d) {
 				continue
 			}
-			state := "off"
-			if d.Cooldown {
-				state = "on"
-			}
-			add([]string{d.Team}, colorOf(d.Team, ""), fmt.Sprintf("⏳ Cooldown %s for %s", state, d.TeamName), adminLine(d.By))
+			add([]string{d.Team}, colorOf(d.Team, ""), "⏳ "+d.words(), adminLine(d.By))
 		case EventGameStarted, EventGameReset:
 			var d AdminData
 			if !e.decode(&d) {
 				continue
 			}
-			title := "🏁 The race has started"
+			title := "🏁 " + Say(domain.Event{Type: e.typ})
 			if e.typ == EventGameReset {
-				title = "🔄 The game was reset"
+				title = "🔄 " + Say(domain.Event{Type: e.typ})
 			}
 			add(nil, colorGame, title, adminLine(d.By))
 		case EventTeamWon:
@@ -231,7 +229,7 @@ func Announcements(events []domain.Event, roster func(team string) (TeamRef, boo
 			if !e.decode(&d) {
 				continue
 			}
-			add([]string{d.Team}, colorOf(d.Team, ""), fmt.Sprintf("🏆 %s won the race!", d.TeamName), adminLine(d.By), "**Members:** "+strings.Join(d.Members, ", "))
+			add([]string{d.Team}, colorOf(d.Team, ""), "🏆 "+d.words(), adminLine(d.By), "**Members:** "+strings.Join(d.Members, ", "))
 		case EventUndone:
 			var d UndoneData
 			if !e.decode(&d) {
@@ -256,7 +254,7 @@ func Announcements(events []domain.Event, roster func(team string) (TeamRef, boo
 					lines = append(lines, fmt.Sprintf("➖ %s pts from %s (%s)", FormatPoints(p.Points), p.Player, p.TeamName))
 				}
 			}
-			add(d.Teams, colorGame, fmt.Sprintf("↩️ Undo: %s reverted", plural(len(d.Actions), "action")), lines...)
+			add(d.Teams, colorGame, "↩️ "+d.words(), lines...)
 		}
 	}
 	return out

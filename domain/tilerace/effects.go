@@ -67,7 +67,7 @@ func raiseRun(d domain.Docs, r domain.Record, now time.Time) (domain.Change, err
 	}
 	return domain.Change{
 		Writes: []domain.Write{{DocID: domain.Doc(SlotPublicBoard, ""), Value: publicBoard(g, bd.Board)}},
-		Steps:  []domain.Step{{Actor: domain.System, Type: "raiseFrontier", Events: out.Events}},
+		Steps:  []domain.Step{{Actor: domain.System, Type: "raiseFrontier", Events: SayAll(out.Events)}},
 	}, nil
 }
 

@@ -503,7 +503,7 @@ func (g RaceGame) run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 	if out.Wrote(DocPublicBoard) && !boardRead {
 		return domain.Change{}, domain.Need(domain.Locked(domain.Doc(SlotBoard, "")))
 	}
-	ch := domain.Change{Result: out.Result, Steps: []domain.Step{{Actor: a.Actor, Type: a.Type, Events: out.Events}}}
+	ch := domain.Change{Result: out.Result, Steps: []domain.Step{{Actor: a.Actor, Type: a.Type, Events: SayAll(out.Events)}}}
 	if a.Type == ActionViewBoard || a.Type == ActionExportTasks {
 		ch.Steps = nil // a read: no record
 	}
@@ -715,7 +715,7 @@ func (RaceGame) autoFog(d domain.Docs, a domain.Action, env domain.Env) (domain.
 	}
 	h := raceHeader(ng)
 	return domain.Change{
-		Steps: []domain.Step{{Actor: a.Actor, Type: a.Type, Events: out.Events}},
+		Steps: []domain.Step{{Actor: a.Actor, Type: a.Type, Events: SayAll(out.Events)}},
 		Writes: []domain.Write{
 			{DocID: domain.GameDocID, Value: ng, Header: &h, Version: doc.Version + 1},
 			{DocID: domain.Doc(SlotPublicBoard, ""), Value: publicBoard(ng, bd.Board)},

@@ -368,7 +368,7 @@ func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.
 	}
 	res.Reversed = len(reversed)
 	events := append([]domain.Event{{Type: EventUndone, Data: UndoneData{Actions: res.Undone, Teams: res.Teams, TeamNames: res.TeamNames, By: by}}}, reversed...)
-	ch.Steps = []domain.Step{{Actor: a.Actor, Type: a.Type, Events: events}}
+	ch.Steps = []domain.Step{{Actor: a.Actor, Type: a.Type, Events: SayAll(events)}}
 	ch.Result = res
 	// The undo is announced like any action (ruling 22: main gets every
 	// announcement), to the destinations configured when it was asked

@@ -42,6 +42,12 @@ var scripts = []struct{ script, figure string }{
 	// A seeded DashDice match played to its end, then replayed on the
 	// replay page: verified, step, play to the last frame, the slider.
 	{"replay.mjs", "replayMs"},
+	// The lobby, the sign-in page and every game's page, as a player and
+	// as a spectator: axe finds no serious or critical violation,
+	// Lighthouse (desktop) scores ≥ 90 for performance and accessibility
+	// on the lobby and each game's page; screenshots at desktop and phone
+	// width in web/test-results/screenshots/.
+	{"checks.mjs", "lighthouse"},
 }
 
 // TestWebClientInChromium runs every browser test. A missing browser or

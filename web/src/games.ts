@@ -1,7 +1,7 @@
 // The game kinds the lobby offers, as data: each kind's function, how to
-// create a game of it, and whether it has quick match. A game page registers
-// itself in main.ts under #/<kind>/<gameId>; kinds without one open the
-// spectator page.
+// create a game of it, whether it has quick match and room codes. A game
+// page is loaded lazily by main.ts under #/<kind>/<gameId> (and read-only
+// under #/watch/<gameId>); kinds without one open the spectator page.
 
 import type { Session } from "./api";
 
@@ -25,6 +25,8 @@ export interface GameKind {
   quickMatch?: string[];
   /** accounts only (CodeBowl coaches). */
   note?: string;
+  /** no join by room code (Tile Race: teams are made by its admins). */
+  noRoomCode?: boolean;
 }
 
 export const DASHDICE_MODES = ["quickfire", "classic", "zero-hour", "last-line", "true-grit"];
@@ -61,6 +63,8 @@ export const gameKinds: GameKind[] = [
       { name: "password", label: "master password", type: "password" },
       { name: "seed", label: "seed (local stack only)", type: "text" },
     ],
+    noRoomCode: true,
+    note: "Create a race as its master admin, or open a race by id to watch it or sign in as a team member.",
   },
   {
     kind: "hexdice",
@@ -89,5 +93,10 @@ export function kindOf(kind: string): GameKind | undefined {
   return gameKinds.find((g) => g.kind === kind);
 }
 
+/** How a page is opened: watch is a spectator's read-only view (#/watch/<id>): no controls. */
+export interface PageOpts {
+  watch: boolean;
+}
+
 /** Pages: a game page renders into root and returns a stop function. */
-export type Page = (root: HTMLElement, params: string[], s: Session) => Promise<() => void> | (() => void);
+export type Page = (root: HTMLElement, params: string[], s: Session, opts: PageOpts) => Promise<() => void>;

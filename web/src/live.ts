@@ -168,3 +168,10 @@ export function deadlineClock(el: HTMLElement, lowMs: number, advance: () => voi
     }
   };
 }
+
+/** gameKind reads a game's kind (the spectator route opens that game's own page); undefined: no such game. */
+export async function gameKind(s: Session, id: string): Promise<string | undefined> {
+  const db = await firestoreFor(s);
+  const snap = await getDoc(doc(db, "games", id));
+  return snap.exists() ? (snap.data().kind as string) : undefined;
+}

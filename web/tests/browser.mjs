@@ -5,7 +5,9 @@
 //   MEEPLE_URL=http://127.0.0.1:8090/ node tests/browser.mjs
 //
 // Two browser contexts (two players) play a seeded Quickfire match to the end
-// by clicking, a third watches on the spectator page; the verify panel must
+// by clicking (one roll by the keyboard), a third watches (#/watch/<id>: the
+// DashDice page read-only); the dice are drawn faces, the log reads in
+// words, the win is shown, the joined opponent never sees the room code; the verify panel must
 // pass on the finished match and fail on a tampered log and on a wrong seed.
 // Screenshots go to MEEPLE_ARTIFACTS (default web/test-results). The last
 // line printed is BROWSER-METRICS {json}: click-to-other-player latency,
@@ -108,13 +110,18 @@ try {
   await ben.page.locator("#join-dashdice").click();
   await ben.page.locator("#call-odd").waitFor();
   check(ben.page.url().endsWith(gameId), "Ben joined the same match by its room code");
+  // The opponent who just joined is never told to give the room code away
+  // (issue 24: it showed during the call).
+  await ben.page.waitForTimeout(800);
+  check(!(await ben.page.locator("#room").isVisible()) && !(await text(ben, "#app")).includes("give it to"), "the opponent who joined does not see the room code");
+  check((await text(ben, "#phase")) === "deciding who starts", `the phase reads in words: "${await text(ben, "#phase")}"`);
 
   // A spectator watches live.
   const vi = await player("Vi");
   await signIn(vi);
   await vi.page.goto(`${url}#/watch/${gameId}`);
-  await vi.page.locator("#fact-kind").waitFor();
-  check((await text(vi, "#fact-kind")) === "dashdice", "the spectator page shows the game");
+  await vi.page.locator("#dice svg.die-face").first().waitFor();
+  check((await vi.page.locator("#watching").count()) === 1, "the spectator sees the DashDice table itself, read-only");
 
   // Play: whoever has the Roll button rolls until their turn score reaches
   // 15, then banks. Every click is timed to the other player's page.
@@ -133,20 +140,36 @@ try {
     if (c.replied) replies.push(c.replied - c.at);
   }
   await click(ben, "#call-odd");
-  await vi.page.waitForFunction((v) => Number(document.querySelector("#fact-version")?.textContent) >= v, await version(ann));
-  check((await text(vi, "#fact-status")) === "active", "the spectator sees the match start live");
+  await waitVersion(vi, await version(ann));
+  check((await vi.page.getAttribute("#phase", "data-phase")) === "gameplay", "the spectator sees the match start live");
   check((await text(ann, "#timer")).match(/^\d+ s$/), `the turn timer counts down: ${await text(ann, "#timer")}`);
   await shot(ann, "05-dashdice-playing.png");
+  // Keyboard play: R rolls.
+  {
+    const p = (await ann.page.locator("#roll").isVisible()) ? ann : ben;
+    const v = await version(p);
+    await p.page.locator("body").press("r");
+    await waitVersion(p, v + 1);
+    check(true, "the R key rolls");
+    const faces = await p.page.locator("#dice svg.die-face").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")));
+    check(faces.length === 2 && faces.every((l) => /die: [1-6]$/.test(l)), `the dice are drawn as two faces with their values for screen readers: ${faces.join(", ")}`);
+  }
   let steps = 0;
-  while ((await text(ann, "#phase")) !== "gameOver") {
+  const phase = (p) => p.page.getAttribute("#phase", "data-phase");
+  while ((await phase(ann)) !== "gameOver") {
     if (++steps > 400) check(false, "the match ends within 400 clicks");
     const p = (await ann.page.locator("#roll").isVisible()) ? ann : ben;
     const turnScore = Number(await text(p, "#turn-score"));
     await click(p, turnScore >= 15 ? "#bank" : "#roll");
     if (steps === 3) await shot(p, "06-dashdice-turn.png");
   }
-  await ben.page.waitForFunction(() => document.querySelector("#phase")?.textContent === "gameOver");
-  check((await text(ann, "#result")).includes("wins"), `the match ended: ${await text(ann, "#result")}`);
+  await ben.page.waitForFunction(() => document.querySelector("#phase")?.getAttribute("data-phase") === "gameOver");
+  for (const p of [ann, ben, vi]) {
+    await p.page.locator("#winner").waitFor();
+    check(/wins!|You win!/.test(await text(p, "#winner")), `${p.name} sees the win moment: ${await text(p, "#winner")}`);
+  }
+  const log = await text(vi, "#events");
+  check(!log.includes("{") && /rolled \d and \d/.test(log), "the event log reads in words, no JSON");
   const q = (xs, f) => Math.round(xs[Math.min(xs.length - 1, Math.floor(f * xs.length))]);
   const figures = (xs) => (xs.sort((x, y) => x - y), { p50: q(xs, 0.5), p99: q(xs, 0.99), max: Math.round(xs.at(-1)) });
   metrics.clicks = latencies.length;
@@ -197,7 +220,7 @@ try {
   await ben.page.locator("#rematch").click();
   for (const p of players) {
     await p.page.locator("#rematch-link").click();
-    await p.page.waitForFunction((id) => !location.hash.endsWith(id) && document.querySelector("#phase")?.textContent === "turnDecider", gameId);
+    await p.page.waitForFunction((id) => !location.hash.endsWith(id) && document.querySelector("#phase")?.getAttribute("data-phase") === "turnDecider", gameId);
   }
   check(ann.page.url() === ben.page.url(), "both players are in the rematch");
   await shot(ben, "10-rematch.png");

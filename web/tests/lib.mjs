@@ -24,13 +24,14 @@ export function check(cond, msg) {
   console.log(`ok: ${msg}`);
 }
 
-export async function launch() {
+/** launch starts Debian's Chromium headless; more are extra flags (checks.mjs: a debugging port for Lighthouse). */
+export async function launch(more = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     headless: true,
     // Without the background-networking flags Chromium keeps dialling Google
     // hosts this machine cannot reach.
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", ...more],
   });
 }
 

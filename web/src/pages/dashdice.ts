@@ -1,39 +1,66 @@
-// A DashDice match, live: scores, turn score, multiplier, dice, the turn
-// timer, whose turn it is, the buttons the player may press now, the event
-// log, rematch, and after the match the "verify the dice" panel.
+// A DashDice match, live: scores, turn score, multiplier, the dice drawn as
+// dice, the turn timer, whose turn it is, the buttons the player may press
+// now (also on the keyboard: R roll, B bank, O/E call odd/even), the event
+// log in words, the winner's moment, rematch, and after the match the
+// "verify the dice" panel. Opened with {watch: true} (#/watch/<id>) it is the
+// spectator's view: the same table, no controls.
 
 import { act, type Session } from "../api";
-import { deadlineClock, millis, showRoomCode, watchGame, type EventRecord, type GameDoc } from "../live";
-import { ErrorBox, button, h, navigate, replace } from "../ui";
+import type { PageOpts } from "../games";
+import { deadlineClock, millis, roomCode, watchGame, type EventRecord, type GameDoc } from "../live";
+import { ErrorBox, button, h, navigate, replace, svg } from "../ui";
 import { VerifyPanel } from "../verifypanel";
-import { describeRecord } from "./spectate";
+import { phaseName, recordText } from "../words";
 import { now, pageTimings } from "../timings";
 
+// Where the pips of each face are, on a 3×3 grid (0..2 per axis).
+const PIPS: Record<number, [number, number][]> = {
+  1: [[1, 1]],
+  2: [[0, 0], [2, 2]],
+  3: [[0, 0], [1, 1], [2, 2]],
+  4: [[0, 0], [2, 0], [0, 2], [2, 2]],
+  5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]],
+  6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]],
+};
 
+/** die draws one die face (an SVG with its value for screen readers); 0: not rolled yet. */
+export function die(n: number, which: string): SVGSVGElement {
+  const label = n ? `${which} die: ${n}` : `${which} die: not rolled`;
+  const face = svg("svg", { viewBox: "0 0 60 60", class: `die-face${n ? "" : " blank"}`, role: "img", "aria-label": label, "data-value": n });
+  face.append(svg("title", {}, label), svg("rect", { x: 2, y: 2, width: 56, height: 56, rx: 10, class: "die-body" }));
+  for (const [x, y] of PIPS[n] ?? []) face.append(svg("circle", { cx: 14 + x * 16, cy: 14 + y * 16, r: 5.5, class: "pip" }));
+  return face;
+}
 
-export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session): Promise<() => void> {
+const CLASS_WORDS: Record<string, string> = { singleOne: "a single 1", snakeEyes: "snake eyes", doubleSix: "double six", double: "a double", normal: "" };
+const END_WORDS: Record<string, string> = { target: "reached the target", score: "the higher score", forfeit: "the opponent forfeited", abandoned: "the opponent stopped playing" };
+
+export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session, opts: PageOpts = { watch: false }): Promise<() => void> {
   const timings = pageTimings();
   const me = s.player.id;
+  const watching = opts.watch;
   const err = new ErrorBox();
   const el = {
     title: h("h1", {}, "DashDice"),
     phase: h("span", { id: "phase" }),
     version: h("span", { id: "version" }),
-    turn: h("p", { id: "turn", class: "turn" }),
-    host: h("div", { class: "player", id: "host" }),
-    opp: h("div", { class: "player", id: "opponent" }),
+    turn: h("p", { id: "turn", class: "turn", "aria-live": "polite" }),
+    host: h("section", { class: "player", id: "host", "aria-label": "host" }),
+    opp: h("section", { class: "player", id: "opponent", "aria-label": "opponent" }),
     dice: h("div", { id: "dice", class: "dice" }),
+    roll: h("p", { id: "roll-class", class: "note" }),
     turnScore: h("span", { id: "turn-score" }),
     multiplier: h("span", { id: "multiplier" }),
     timer: h("span", { id: "timer" }),
-    room: h("p", { id: "room" }),
-    result: h("p", { id: "result", class: "result" }),
-    buttons: h("div", { class: "row buttons", id: "buttons" }),
-    events: h("ol", { id: "events", class: "events", reversed: true }),
+    room: h("p", { id: "room", hidden: true }),
+    result: h("div", { id: "result", class: "result", role: "status" }),
+    buttons: h("div", { class: "row buttons", id: "buttons", role: "group", "aria-label": "your moves" }),
+    events: h("ol", { id: "events", class: "events", reversed: true, "aria-label": "what happened, newest first" }),
   };
   const verify = new VerifyPanel();
   let game: GameDoc | null = null;
   let records: EventRecord[] = [];
+  let code: string | undefined;
   const clock = deadlineClock(el.timer, 5000, () => void err.run(() => act("DashDice", { gameId: id, type: "advance" })));
 
   // Turn actions carry the version the player saw, so a double click or a
@@ -48,74 +75,113 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
     });
 
   const btn = {
-    join: button("Join", () => send("join"), { id: "join" }),
-    odd: button("Call odd", () => send("call", { call: "odd" }), { id: "call-odd" }),
-    even: button("Call even", () => send("call", { call: "even" }), { id: "call-even" }),
-    roll: button("Roll", () => send("roll"), { id: "roll", class: "primary" }),
-    bank: button("Bank", () => send("bank"), { id: "bank" }),
-    forfeit: button("Forfeit", () => (confirm("Forfeit this match?") ? send("forfeit") : undefined), { id: "forfeit" }),
-    rematch: button("Rematch", () => send("rematch"), { id: "rematch" }),
+    join: button("Join", () => send("join"), { id: "join", class: "primary" }),
+    odd: button("Call odd", () => send("call", { call: "odd" }), { id: "call-odd", "aria-keyshortcuts": "O" }),
+    even: button("Call even", () => send("call", { call: "even" }), { id: "call-even", "aria-keyshortcuts": "E" }),
+    roll: button("Roll", () => send("roll"), { id: "roll", class: "primary", "aria-keyshortcuts": "R" }),
+    bank: button("Bank", () => send("bank"), { id: "bank", "aria-keyshortcuts": "B" }),
+    forfeit: button("Forfeit", () => (confirm("Forfeit this match?") ? send("forfeit") : undefined), { id: "forfeit", class: "danger" }),
+    rematch: button("Rematch", () => send("rematch"), { id: "rematch", class: "primary" }),
   };
 
   root.replaceChildren(
     el.title,
-    h("p", { class: "meta" }, "phase ", el.phase, " · version ", el.version, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link")),
+    h(
+      "p",
+      { class: "meta" },
+      "Phase: ",
+      el.phase,
+      " · move ",
+      el.version,
+      " · ",
+      watching ? h("span", { id: "watching", class: "badge" }, "watching") : h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link"),
+    ),
     el.room,
     err.el,
     el.turn,
-    h("div", { class: "board" }, el.host, h("div", { class: "middle" }, el.dice, h("p", {}, "turn score ", el.turnScore, " · ×", el.multiplier), h("p", {}, "timer ", el.timer)), el.opp),
     el.result,
-    el.buttons,
+    h(
+      "div",
+      { class: "board" },
+      el.host,
+      h("div", { class: "middle" }, el.dice, el.roll, h("p", {}, "Turn score ", el.turnScore, " · multiplier ×", el.multiplier), h("p", {}, "Timer ", el.timer)),
+      el.opp,
+    ),
+    watching ? "" : el.buttons,
+    watching ? "" : h("p", { class: "note keys" }, "Keys: R roll, B bank, O / E call odd / even."),
     verify.el,
-    h("h2", {}, "Events"),
+    h("h2", {}, "What happened"),
     el.events,
   );
 
-  const seat = (st: any) => (st.host?.id === me ? "host" : st.opponent?.id === me ? "opponent" : "");
+  const seat = (st: any) => (watching ? "" : st.host?.id === me ? "host" : st.opponent?.id === me ? "opponent" : "");
 
   function render() {
     if (!game) return;
     const st = game.state;
     timings.seen[game.version] ??= now();
     el.title.textContent = `DashDice — ${st.mode?.name ?? ""}`;
-    el.phase.textContent = st.phase;
-    el.room.hidden = st.phase !== "waiting";
+    el.phase.textContent = phaseName("dashdice", st.phase);
+    el.phase.dataset.phase = st.phase;
     el.version.textContent = String(game.version);
-    const player = (p: any, which: string) =>
-      p
-        ? [h("h3", {}, `${p.name}${p.id === me ? " (you)" : ""}`), h("p", { class: "score", id: `score-${which}` }, String(p.score)), h("p", { class: "note" }, `${which}${st.currentTurn === which ? " · on turn" : ""}${p.rematch ? " · wants a rematch" : ""}`)]
-        : [h("h3", {}, "waiting for an opponent…")];
+    const mySeat = seat(st);
+    // The room code is the host's to share, only while the match waits for
+    // an opponent: the opponent who joined never sees it.
+    el.room.hidden = !(code && st.phase === "waiting" && mySeat === "host");
+    if (!el.room.hidden) replace(el.room, "Room code: ", h("strong", { id: "room-code" }, code!), " — give it to your opponent.");
+    const player = (p: any, which: string) => {
+      const onTurn = st.currentTurn === which && st.phase === "gameplay";
+      const won = st.phase === "gameOver" && p && st.winner === p.id;
+      return p
+        ? [
+            h("h2", {}, `${p.name}${p.id === me ? " (you)" : ""}`),
+            h("p", { class: "score", id: `score-${which}`, "aria-label": `${p.name}'s score: ${p.score}` }, String(p.score)),
+            h("p", { class: "note" }, which, onTurn ? h("strong", { class: "turn-tag" }, " · ▶ on turn") : "", won ? h("strong", { class: "win-tag" }, " · 🏆 winner") : "", p.rematch ? " · wants a rematch" : ""),
+          ]
+        : [h("h2", {}, "Waiting for an opponent…")];
+    };
     replace(el.host, ...player(st.host, "host"));
     replace(el.opp, ...player(st.opponent, "opponent"));
-    el.host.classList.toggle("on-turn", st.currentTurn === "host");
-    el.opp.classList.toggle("on-turn", st.currentTurn === "opponent");
+    el.host.classList.toggle("on-turn", st.currentTurn === "host" && st.phase === "gameplay");
+    el.opp.classList.toggle("on-turn", st.currentTurn === "opponent" && st.phase === "gameplay");
     const [a, b] = st.dice ?? [0, 0];
-    replace(el.dice, h("span", { class: "die" }, a ? String(a) : "–"), h("span", { class: "die" }, b ? String(b) : "–"), st.rollClass ? h("span", { class: "note" }, st.rollClass) : null);
+    if (el.dice.dataset.dice !== `${a},${b}`) {
+      el.dice.dataset.dice = `${a},${b}`;
+      replace(el.dice, die(a, "first"), die(b, "second"));
+    }
+    el.roll.textContent = st.rollClass && CLASS_WORDS[st.rollClass] ? `Last roll: ${CLASS_WORDS[st.rollClass]}` : "";
     el.turnScore.textContent = String(st.turnScore ?? 0);
     el.multiplier.textContent = String(st.multiplier ?? 1);
-    const mySeat = seat(st);
+    const current = st[st.currentTurn]?.name;
     el.turn.textContent =
-      st.phase === "waiting" ? "Waiting for an opponent to join."
-      : st.phase === "turnDecider" ? (mySeat === "opponent" ? "Call odd or even: a correct call starts." : `${st.opponent?.name} calls odd or even.`)
-      : st.phase === "gameplay" ? (st.currentPlayerId === me ? "Your turn: roll or bank." : `${st[st.currentTurn]?.name}'s turn.`)
+      st.phase === "waiting" ? (mySeat === "host" ? "Waiting for an opponent to join." : watching ? "Waiting for an opponent to join." : "This match waits for an opponent: join it.")
+      : st.phase === "turnDecider" ? (mySeat === "opponent" ? "Call odd or even: a right call starts." : `${st.opponent?.name} calls odd or even to decide who starts.`)
+      : st.phase === "gameplay" ? (st.currentPlayerId === me && !watching ? "Your turn: roll or bank." : `${current}'s turn.`)
       : "The match is over.";
     if (st.phase === "gameOver") {
       const w = st.winner === st.host?.id ? st.host : st.winner === st.opponent?.id ? st.opponent : null;
-      el.result.textContent = st.endReason === "cancelled" ? "Cancelled." : st.draw ? "A draw." : `${w?.name ?? "?"} wins (${st.endReason}).`;
-      if (st.rematchId) el.result.append(" ", h("a", { href: `#/dashdice/${st.rematchId}`, id: "rematch-link" }, "Go to the rematch"));
-    } else el.result.textContent = "";
+      const why = END_WORDS[st.endReason] ?? st.endReason;
+      const headline = st.endReason === "cancelled" ? "The match was cancelled." : st.draw ? "A draw!" : w?.id === me && !watching ? `🏆 You win! (${why})` : `🏆 ${w?.name ?? "?"} wins! (${why})`;
+      if (el.result.dataset.headline !== headline || (st.rematchId && !el.result.querySelector("#rematch-link"))) {
+        el.result.dataset.headline = headline;
+        replace(el.result, h("p", { id: "winner", class: `winner${st.draw || st.endReason === "cancelled" ? " plain" : ""}` }, headline));
+        if (st.rematchId) el.result.append(h("p", {}, h("a", { href: `#/${watching ? "watch" : "dashdice"}/${st.rematchId}`, id: "rematch-link" }, "Go to the rematch")));
+      }
+    } else if (el.result.childElementCount) replace(el.result);
 
     const show: HTMLButtonElement[] = [];
-    if (st.phase === "waiting" && !mySeat) show.push(btn.join);
-    if (st.phase === "turnDecider" && mySeat === "opponent") show.push(btn.odd, btn.even);
-    if (st.phase === "gameplay" && st.currentPlayerId === me) {
-      show.push(btn.roll);
-      if (st.mode?.ruleSet !== "true-grit") show.push(btn.bank);
-    }
-    if (mySeat && st.phase !== "gameOver") show.push(btn.forfeit);
-    if (mySeat && st.phase === "gameOver" && st.endReason !== "cancelled" && !st.rematchId) {
-      btn.rematch.textContent = st[mySeat]?.rematch ? "Rematch asked…" : "Rematch";
-      show.push(btn.rematch);
+    if (!watching) {
+      if (st.phase === "waiting" && !mySeat) show.push(btn.join);
+      if (st.phase === "turnDecider" && mySeat === "opponent") show.push(btn.odd, btn.even);
+      if (st.phase === "gameplay" && st.currentPlayerId === me) {
+        show.push(btn.roll);
+        if (st.mode?.ruleSet !== "true-grit") show.push(btn.bank);
+      }
+      if (mySeat && st.phase !== "gameOver") show.push(btn.forfeit);
+      if (mySeat && st.phase === "gameOver" && st.endReason !== "cancelled" && !st.rematchId) {
+        btn.rematch.textContent = st[mySeat]?.rematch ? "Rematch asked…" : "Rematch";
+        show.push(btn.rematch);
+      }
     }
     // Keep the nodes (a pressed button stays the same element) and only swap the set.
     if (show.length !== el.buttons.children.length || show.some((b, i) => el.buttons.children[i] !== b)) replace(el.buttons, ...show);
@@ -128,6 +194,18 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
     clock(st && st.phase !== "gameOver" ? millis(st.turnDeadline) : undefined, !!(st && seat(st)), st?.turnSeconds ? "–" : "off");
   }
 
+  // Keyboard play: a key presses the button it names, when that button is shown.
+  const keys: Record<string, HTMLButtonElement> = { r: btn.roll, b: btn.bank, o: btn.odd, e: btn.even };
+  const onKey = (e: KeyboardEvent) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || (e.target as HTMLElement)?.closest?.("input, textarea, select")) return;
+    const b = keys[e.key.toLowerCase()];
+    if (b && b.isConnected && !b.disabled) {
+      e.preventDefault();
+      b.click();
+    }
+  };
+  if (!watching) document.addEventListener("keydown", onKey);
+
   const timer = setInterval(tick, 250);
   const watch = await watchGame(s, id, {
     game(g) {
@@ -136,19 +214,23 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
       const first = !game;
       game = g;
       render();
-      if (first && g.hasRoom && seat(g.state)) {
-        showRoomCode(s, id, el.room, "your opponent", (e) => err.show(e));
+      if (first && g.hasRoom && seat(g.state) === "host" && g.state.phase === "waiting") {
+        roomCode(s, id).then((c) => {
+          code = c;
+          render();
+        }, (e) => err.show(e));
       }
     },
     events(r) {
       records = r;
-      replace(el.events, ...r.slice(-40).reverse().map((rec) => h("li", {}, describeRecord(rec))));
+      replace(el.events, ...r.slice(-40).reverse().map((rec) => h("li", {}, recordText(rec))));
       render();
     },
     error: (e) => err.show(e),
   });
   return () => {
     clearInterval(timer);
+    document.removeEventListener("keydown", onKey);
     watch.stop();
   };
 }

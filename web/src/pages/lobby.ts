@@ -1,5 +1,6 @@
-// The lobby: for every game kind, create a game, join one by room code, quick
-// match (where the game has it), and open any game by id to watch it.
+// The lobby: for every game kind, create a game, join one by room code (a
+// Tile Race: open it by id), quick match (where the game has it), and open
+// any game by id to watch it.
 
 import { act, useSession, type Session } from "../api";
 import { gameKinds, type GameKind } from "../games";
@@ -17,7 +18,7 @@ export function lobbyPage(root: HTMLElement, s: Session): () => void {
   const codebowl = codebowlCard(s, () => stopped);
   const cards = gameKinds.map((g) => (g.kind === "codebowl" ? codebowl.el : kindCard(g, () => stopped)));
   const err = new ErrorBox();
-  const watchId = field("game id", { id: "watch-id", placeholder: "20 hex digits" });
+  const watchId = field("game id", { id: "watch-id", placeholder: "20 hex digits", autocomplete: "off" });
   const watch = h(
     "section",
     { class: "card" },
@@ -72,19 +73,30 @@ function kindCard(g: GameKind, stopped: () => boolean): HTMLElement {
     navigate(gameRoute(g.kind, id));
   }), { id: `create-${g.kind}` });
 
-  const code = field("room code", { name: "roomCode", id: `code-${g.kind}`, maxlength: 12 });
-  const join = button("Join", () => err.run(async () => {
-    const r = await act(g.function, { type: "join", roomCode: code.input.value });
-    navigate(gameRoute(g.kind, r.gameId!));
-  }), { id: `join-${g.kind}` });
-
   const parts: (HTMLElement | false)[] = [
     h("h2", {}, g.title),
     !!g.note && h("p", { class: "note" }, g.note!),
     ...rows,
     h("div", { class: "row" }, create),
-    h("div", { class: "row" }, code.row, join),
   ];
+  if (g.noRoomCode) {
+    // Tile Race: no room code, no join. A race is opened by its id; its page
+    // offers the team and admin sign-in.
+    const race = field("race id", { name: "raceId", id: `open-id-${g.kind}`, autocomplete: "off" });
+    const open = button("Open race", () => {
+      const id = race.input.value.trim();
+      if (!id) return err.show("enter the race id your admin gave you");
+      navigate(gameRoute(g.kind, id));
+    }, { id: `open-${g.kind}` });
+    parts.push(h("div", { class: "row" }, race.row, open));
+  } else {
+    const code = field("room code", { name: "roomCode", id: `code-${g.kind}`, maxlength: 12, autocomplete: "off" });
+    const join = button("Join", () => err.run(async () => {
+      const r = await act(g.function, { type: "join", roomCode: code.input.value });
+      navigate(gameRoute(g.kind, r.gameId!));
+    }), { id: `join-${g.kind}` });
+    parts.push(h("div", { class: "row" }, code.row, join));
+  }
   if (g.quickMatch) {
     const names = g.quickMatch;
     const quick = button("Quick match", () => err.run(async () => {

@@ -1,54 +1,46 @@
-// The read-only spectator page of any game: the game document and its event
-// log, live, with no buttons. A finished DashDice match also shows the
-// "verify the dice" panel.
+// The spectator page of a game kind without a page of its own (#/watch/<id>
+// opens a game's own page read-only when it has one: main.ts): who plays,
+// the status, and the event log in words, live; no buttons. A finished
+// DashDice match shows the "verify the dice" panel too.
 
 import type { Session } from "../api";
+import type { PageOpts } from "../games";
 import { watchGame, type EventRecord, type GameDoc } from "../live";
 import { ErrorBox, h, replace } from "../ui";
 import { VerifyPanel } from "../verifypanel";
+import { gameTitles, recordText, statusName } from "../words";
 
-export function describeRecord(r: EventRecord): string {
-  const who = r.actor?.name ?? r.actor?.id ?? "system";
-  const evs = (r.events ?? []).map((e) => `${e.type}${e.data ? " " + brief(e.data) : ""}`).join("; ");
-  return `#${r.seq} ${who}: ${r.type} — ${evs}`;
-}
+/** describeRecord: a step's words (kept here for pages that import it from this file). */
+export { describeRecord } from "../words";
 
-function brief(d: unknown): string {
-  const s = JSON.stringify(d);
-  return s.length > 160 ? s.slice(0, 157) + "…" : s;
-}
-
-export async function spectatePage(root: HTMLElement, [id]: string[], s: Session): Promise<() => void> {
+export async function spectatePage(root: HTMLElement, [id]: string[], s: Session, _opts?: PageOpts): Promise<() => void> {
   const err = new ErrorBox();
+  const title = h("h1", {}, "Watching a game");
   const head = h("dl", { id: "game-head", class: "facts" });
-  const state = h("pre", { id: "game-state" });
-  const events = h("ol", { id: "events", class: "events", reversed: true });
+  const events = h("ol", { id: "events", class: "events", reversed: true, "aria-label": "what happened, newest first" });
   const verify = new VerifyPanel();
   let game: GameDoc | null = null;
   let records: EventRecord[] = [];
   root.replaceChildren(
-    h("h1", {}, "Watching ", h("code", {}, id)),
-    h("p", { class: "note" }, "Read-only: this page shows the public game document and its event log as they change."),
+    title,
+    h("p", { class: "note" }, "You are watching: the page follows the game as it changes."),
     err.el,
     head,
     verify.el,
-    h("h2", {}, "Events"),
+    h("h2", {}, "What happened"),
     events,
-    h("h2", {}, "State"),
-    state,
   );
   const render = () => {
     if (!game) return;
+    title.textContent = `Watching ${gameTitles[game.kind] ?? game.kind}`;
+    const names = playerNames(game);
     const facts: [string, string][] = [
-      ["kind", game.kind],
-      ["status", game.status],
-      ["version", String(game.version)],
-      ["players", (game.players ?? []).join(", ") || "none yet"],
-      ["seedHash", game.seedHash ?? "–"],
-      ["seed", game.seed ?? "(revealed when the game is over)"],
+      ["game", gameTitles[game.kind] ?? game.kind],
+      ["status", statusName(game.status)],
+      ["players", names.join(", ") || "none yet"],
+      ["moves so far", String(game.version)],
     ];
-    replace(head, ...facts.flatMap(([k, v]) => [h("dt", {}, k), h("dd", { id: `fact-${k}` }, v)]));
-    state.textContent = JSON.stringify(game.state, null, 2);
+    replace(head, ...facts.flatMap(([k, v]) => [h("dt", {}, k), h("dd", { id: `fact-${k.replace(/ /g, "-")}` }, v)]));
     if (game.kind === "dashdice") verify.update(game, records);
   };
   const watch = await watchGame(s, id, {
@@ -59,10 +51,20 @@ export async function spectatePage(root: HTMLElement, [id]: string[], s: Session
     },
     events(r) {
       records = r;
-      replace(events, ...r.slice(-100).reverse().map((rec) => h("li", {}, describeRecord(rec))));
+      replace(events, ...r.slice(-100).reverse().map((rec) => h("li", {}, recordText(rec))));
       render();
     },
     error: (e) => err.show(e),
   });
   return () => watch.stop();
+}
+
+/** playerNames finds the players' names in a state of any shape (names, players[].name, host/opponent). */
+function playerNames(g: GameDoc): string[] {
+  const st = g.state ?? {};
+  if (Array.isArray(st.names)) return st.names;
+  if (Array.isArray(st.players)) return st.players.map((p: any) => (typeof p === "string" ? p : p?.name)).filter(Boolean);
+  const seats = [st.host, st.opponent, st.home, st.away].filter(Boolean);
+  if (seats.length) return seats.map((p: any) => p.name ?? p.teamName ?? p.coachName).filter(Boolean);
+  return [];
 }
