@@ -11,7 +11,7 @@ import (
 // CreateTeamRequest is the payload of "createTeam" (ruling 2).
 type CreateTeamRequest struct {
 	Name    string   `json:"name" field:"text,max=40"`
-	Color   string   `json:"color,omitempty" field:"text,max=16"`            // "#rrggbb"; empty picks the next palette colour
+	Color   string   `json:"color,omitempty" field:"text,max=16"`            // "#rrggbb", no other team's; empty picks the first palette colour no team has
 	Members []string `json:"members" field:"list,max=50" elem:"text,max=40"` // the first is the captain
 	Slot    int      `json:"slot,omitempty" field:"int,min=0,max=5"`         // Discord webhook slot 1..5, 0 for none
 }
@@ -59,6 +59,29 @@ func nameTaken(g Game, name, except string) bool {
 	return false
 }
 
+// colorTaken names the team other than except that has color: teams are
+// told apart on the board and in Discord by their colour (with their name).
+func colorTaken(g Game, color, except string) (string, bool) {
+	for _, r := range g.Teams {
+		if r.ID != except && strings.EqualFold(r.Color, color) {
+			return r.Name, true
+		}
+	}
+	return "", false
+}
+
+// freeColor is the first palette colour no team has; once all are taken,
+// the palette again in turn (more teams than colours share one, and the
+// board tells them apart by name and pattern).
+func freeColor(g Game) string {
+	for _, c := range Palette {
+		if _, ok := colorTaken(g, c, ""); !ok {
+			return c
+		}
+	}
+	return Palette[len(g.Teams)%len(Palette)]
+}
+
 // CreateTeam adds team id (chosen by the functions layer) to the game: on
 // tile 1, with an empty inventory and no cooldown. The team's password is set
 // by the functions layer, which keeps only its hash.
@@ -66,7 +89,7 @@ func nameTaken(g Game, name, except string) bool {
 // Reads the game; writes the game (roster) and the new team.
 //
 // Errors: EFORBIDDEN; EINVALID (bad id, name, colour, members, slot);
-// EEXISTS (id or name taken); ECONFLICT (race over, too many teams).
+// EEXISTS (id, name or colour taken); ECONFLICT (race over, too many teams).
 func CreateTeam(c Ctx, g Game, id string, req CreateTeamRequest) (Game, Team, Outcome, error) {
 	var o Outcome
 	if err := Authorize(g, c.Actor, ActionCreateTeam, ""); err != nil {
@@ -91,10 +114,13 @@ func CreateTeam(c Ctx, g Game, id string, req CreateTeamRequest) (Game, Team, Ou
 	if nameTaken(g, name, "") {
 		return g, Team{}, o, domain.Errorf(domain.EEXISTS, "there is already a team called %s", name)
 	}
-	color := Palette[len(g.Teams)%len(Palette)]
+	color := freeColor(g)
 	if req.Color != "" {
 		if color, err = cleanColor(req.Color); err != nil {
 			return g, Team{}, o, err
+		}
+		if other, ok := colorTaken(g, color, ""); ok {
+			return g, Team{}, o, domain.Errorf(domain.EEXISTS, "color: team %s already has colour %s (leave it empty for a free one)", other, color)
 		}
 	}
 	members, err := cleanMembers(req.Members)
@@ -142,7 +168,7 @@ type UpdateTeamRequest struct {
 // Reads the game and the team; writes the team, and the game when the name
 // or colour (the roster) changes.
 //
-// Errors: EFORBIDDEN; ENOTFOUND; EINVALID; EEXISTS (name taken); ECONFLICT
+// Errors: EFORBIDDEN; ENOTFOUND; EINVALID; EEXISTS (name or colour taken); ECONFLICT
 // (nothing to change).
 func UpdateTeam(c Ctx, g Game, t Team, req UpdateTeamRequest) (Game, Team, Outcome, error) {
 	var o Outcome
@@ -175,6 +201,9 @@ func UpdateTeam(c Ctx, g Game, t Team, req UpdateTeamRequest) (Game, Team, Outco
 		color, err := cleanColor(*req.Color)
 		if err != nil {
 			return g, t, o, err
+		}
+		if other, ok := colorTaken(g, color, t.ID); ok {
+			return g, t, o, domain.Errorf(domain.EEXISTS, "color: team %s already has colour %s", other, color)
 		}
 		if color != nt.Color {
 			changes = append(changes, fmt.Sprintf("colour %s → %s", nt.Color, color))

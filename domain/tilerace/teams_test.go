@@ -26,6 +26,7 @@ func TestCreateTeam(t *testing.T) {
 		{"duplicate member", "t9", CreateTeamRequest{Name: "New", Members: []string{"Zed", "zed"}}, domain.EINVALID},
 		{"slot 6", "t9", CreateTeamRequest{Name: "New", Members: []string{"Zed"}, Slot: 6}, domain.EINVALID},
 		{"bad colour", "t9", CreateTeamRequest{Name: "New", Members: []string{"Zed"}, Color: "red"}, domain.EINVALID},
+		{"colour taken ignoring case", "t9", CreateTeamRequest{Name: "New", Members: []string{"Zed"}, Color: strings.ToUpper(Palette[1])}, domain.EEXISTS},
 		{"long name", "t9", CreateTeamRequest{Name: strings.Repeat("x", 41), Members: []string{"Zed"}}, domain.EINVALID},
 		{"control character", "t9", CreateTeamRequest{Name: "a\x00b", Members: []string{"Zed"}}, domain.EINVALID},
 	}
@@ -96,6 +97,7 @@ func TestUpdateTeam(t *testing.T) {
 		}, false},
 		{"unknown powerup", UpdateTeamRequest{Inventory: list("nuke")}, domain.EINVALID, nil, false},
 		{"colour", UpdateTeamRequest{Color: str("#00ff00")}, "", nil, true},
+		{"colour of another team", UpdateTeamRequest{Color: str(Palette[1])}, domain.EEXISTS, nil, false},
 		{"nothing", UpdateTeamRequest{Slot: slot(1)}, domain.ECONFLICT, nil, false},
 	}
 	for _, tt := range tests {
@@ -114,6 +116,27 @@ func TestUpdateTeam(t *testing.T) {
 				tt.check(t, g, tm)
 			}
 		})
+	}
+}
+
+// TestPaletteColoursStayDistinct: teams created without a colour (the
+// admin page's default) each get one no other team has, also after a
+// removal frees a colour in the middle of the palette.
+func TestPaletteColoursStayDistinct(t *testing.T) {
+	w := race(t, 3)
+	require.Equal(t, []string{Palette[0], Palette[1], Palette[2]}, []string{w.g.Teams[0].Color, w.g.Teams[1].Color, w.g.Teams[2].Color})
+	g, _, err := RemoveTeam(ctx(adminAct), w.g, w.teams["t2"], TeamRequest{Team: "t2"})
+	require.NoError(t, err)
+	g, tm, _, err := CreateTeam(ctx(adminAct), g, "t9", CreateTeamRequest{Name: "Nine", Members: []string{"Zed"}})
+	require.NoError(t, err)
+	require.Equal(t, Palette[1], tm.Color, "the freed colour, not the third team's")
+	g, tm, _, err = CreateTeam(ctx(adminAct), g, "t10", CreateTeamRequest{Name: "Ten", Members: []string{"Zed"}})
+	require.NoError(t, err)
+	require.Equal(t, Palette[3], tm.Color)
+	seen := map[string]bool{}
+	for _, r := range g.Teams {
+		require.False(t, seen[r.Color], "two teams coloured %s", r.Color)
+		seen[r.Color] = true
 	}
 }
 

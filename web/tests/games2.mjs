@@ -87,10 +87,37 @@ await run("games2", async (browser, metrics) => {
   check((await ann.page.locator("#cb-cell-0-0").count()) === 1 && (await ann.page.locator("#cb-pitch .cb-cell").count()) === 220, "the pitch is drawn: 20 × 11 squares");
 
   const cbLat = [];
-  // Placement: the defense places first, then the offense; each by the default formation button.
+  // Placement: the defense places first, then the offense. The first placer
+  // places square by square (issue 24: only three canned formations before):
+  // a player to a chosen square by clicking, another one square down by
+  // keyboard, then confirms; the other confirms the default formation.
   for (let i = 0; i < 2; i++) {
     const [placer, other] = await onTurn(both, "#cb-place-0");
-    await clickAndSee(placer, other, "#cb-place-0", cbLat);
+    if (i === 0) {
+      await settled(placer);
+      const side = await placer.page.locator("#cb-pitch").getAttribute("data-me");
+      const first = placer.page.locator("#cb-draft button").first();
+      const pid = await first.getAttribute("data-player");
+      await first.click();
+      const [x, y] = [side === "home" ? 0 : 19, 0]; // the own goal column, top row: in no formation
+      await placer.page.locator(`#cb-cell-${x}-${y}`).click();
+      await placer.page.locator(`#cb-pitch .cb-player[data-player="${pid}"][data-x="${x}"][data-y="${y}"]`).waitFor();
+      const second = placer.page.locator("#cb-draft button").nth(1);
+      const pid2 = await second.getAttribute("data-player");
+      const y2 = Number(await placer.page.locator(`#cb-pitch .cb-player[data-player="${pid2}"]`).getAttribute("data-y"));
+      await second.focus();
+      await placer.page.keyboard.press("Enter"); // picks him and puts the focus on the pitch
+      await placer.page.keyboard.press("ArrowDown");
+      await placer.page.locator(`#cb-pitch .cb-player[data-player="${pid2}"][data-y="${y2 + 1}"]`).waitFor();
+      const x2 = await placer.page.locator(`#cb-pitch .cb-player[data-player="${pid2}"]`).getAttribute("data-x");
+      await shot(placer, "g2-01b-cb-placement.png");
+      await clickAndSee(placer, other, "#cb-place-0", cbLat);
+      await other.page.locator(`#cb-pitch .cb-player[data-player="${pid}"][data-x="${x}"][data-y="${y}"]`).waitFor();
+      await other.page.locator(`#cb-pitch .cb-player[data-player="${pid2}"][data-x="${x2}"][data-y="${y2 + 1}"]`).waitFor();
+      check(true, `${placer.name} placed square by square (a player on column ${x + 1} row 1 by clicking, another one row down by keyboard); ${other.name}'s page shows both there`);
+    } else {
+      await clickAndSee(placer, other, "#cb-place-0", cbLat);
+    }
     await placer.page.locator("#cb-place-0").waitFor({ state: "detached" });
   }
   await Promise.all(both.map((p) => p.page.waitForFunction(() => document.querySelector("#phase")?.textContent === "play")));
@@ -163,6 +190,47 @@ await run("games2", async (browser, metrics) => {
     await clickAndSee(p, other, "#hd-end-turn", hdLat);
     await other.page.locator("#hd-end-turn").waitFor();
   }
+  // Emotes, and the log in words that wraps (issue 24).
+  {
+    await ann.page.locator("#hd-emote-gg").click();
+    await ben.page.locator("#hd-emotes li", { hasText: "GG" }).waitFor();
+    check(true, "Ann's emote GG shows on Ben's page");
+    const log = await text(ben, "#events");
+    check(log.length > 0 && !log.includes('{"'), "the Hex & Dice log is words, no JSON");
+    const fits = await ben.page.locator("#events").evaluate((e) => e.scrollWidth <= e.clientWidth + 1);
+    check(fits, "the log wraps inside its column (no overflow to the right)");
+    check((await ben.page.locator("#hd-legend li").count()) === 5, "the terrain legend lists the five terrains");
+  }
+
+  // ---- Hex & Dice, simultaneous mode: both plan a buy by keyboard and submit their orders ----
+  for (const p of both) await p.page.goto(`${url}#/`);
+  await ann.page.locator("#kind-hexdice select[name=size]").selectOption("small");
+  await ann.page.locator("#kind-hexdice select[name=mode]").selectOption("simultaneous");
+  await ann.page.locator("#create-hexdice").click();
+  await ann.page.locator("#hd-board .hd-hex").first().waitFor();
+  const code2 = (await text(ann, "#room-code")).trim();
+  await ben.page.locator("#code-hexdice").fill(code2);
+  await ben.page.locator("#join-hexdice").click();
+  await Promise.all(both.map((p) => p.page.waitForFunction(() => document.querySelector("#phase")?.textContent === "playing")));
+  const simLat = [];
+  for (const [p, other] of [[ann, ben], [ben, ann]]) {
+    await p.page.locator("#hd-buy-open").waitFor();
+    await p.page.locator("#hd-buy-open").focus();
+    await p.page.keyboard.press("Enter"); // the shop of the listed hex; the focus goes to its first unit
+    await p.page.locator("#hd-buy-marine").waitFor();
+    await p.page.locator("#hd-buy-marine").focus();
+    await p.page.keyboard.press("Enter");
+    await p.page.locator("#hd-orders-list li", { hasText: "buy a marine" }).waitFor();
+    await shot(p, `g2-06-hd-orders-${p.name}.png`);
+    await clickAndSee(p, other, "#hd-orders-submit", simLat);
+  }
+  await Promise.all(both.map((p) => p.page.waitForFunction(() => document.querySelectorAll("#hd-board .hd-troop").length === 2)));
+  check(true, "simultaneous mode: both players' orders, sent from the page, resolved — each page shows the two bought marines");
+  check((await text(ann, "#hd-round")).includes("round 2"), "and the next round started");
+  await shot(ben, "g2-07-hd-simultaneous.png");
+  hdLat.push(...simLat);
+  metrics.hexdiceSimultaneousClickToOtherMs = quantiles(simLat);
+
   metrics.hexdiceClickToOtherMs = quantiles(hdLat);
   metrics.clickToOtherMs = quantiles([...cbLat, ...hdLat]);
   console.log(`click → other page: CodeBowl ${JSON.stringify(metrics.codebowlClickToOtherMs)}, Hex & Dice ${JSON.stringify(metrics.hexdiceClickToOtherMs)}`);

@@ -21,8 +21,28 @@ await run("partyboard", async (browser, metrics) => {
   const players = [ann, ben, cat];
   await Promise.all(players.map((p) => signIn(p)));
 
-  // Setup the lobby does not offer: upload the tiny board and create a seeded game on it.
   const tok = await token(ann);
+
+  // Tile text readable without clicking (issue 24): on a real board, every
+  // tile's text is listed beside it, and the words on the board itself are
+  // at least 9 CSS pixels high at desktop width.
+  {
+    const g = await api("PartyBoard", { type: "create", actionId: `pb-read-${Date.now()}`, board: "pokemon-gen1" }, tok);
+    await ann.page.goto(`${ann.page.url().split("#")[0]}#/partyboard/${g.gameId}`);
+    await ann.page.locator("#pb-board .pb-tile").first().waitFor();
+    const tiles = await ann.page.locator("#pb-board .pb-tile").count();
+    await ann.page.locator("#pb-tile-list li").first().waitFor();
+    check((await ann.page.locator("#pb-tile-list li").count()) === tiles, `the tile list holds all ${tiles} tiles`);
+    const item = ann.page.locator("#pb-tile-list li").nth(5);
+    check(await item.isVisible(), "a tile's text is visible without clicking");
+    check((await item.innerText()).trim().length > 3, `tile 5 reads: ${(await item.innerText()).trim().slice(0, 60)}`);
+    const px = await ann.page.locator("#pb-board .pb-tile-text").nth(5).evaluate((t) => t.getBoundingClientRect().height / Math.max(1, t.querySelectorAll("tspan").length));
+    metrics.boardTextLinePx = Math.round(px * 10) / 10;
+    check(px >= 9, `the words on the board are ${metrics.boardTextLinePx} px per line (at least 9)`);
+    await shot(ann, "pb-00-readable-tiles.png");
+  }
+
+  // Setup the lobby does not offer: upload the tiny board and create a seeded game on it.
   const up = await api("PartyBoard", { type: "uploadBoard", name: "Tiny test board", board: boardFile }, tok);
   const created = await api("PartyBoard", { type: "create", actionId: `pb-${Date.now()}`, board: up.result.id, seed }, tok);
   const gameId = created.gameId;

@@ -119,6 +119,68 @@ await run("tilerace", async (browser, metrics) => {
   await vi.page.locator(".tr-teams li", { hasText: "Green Gnomes" }).waitFor();
   check(true, "a team the admin creates by clicking appears on the spectator's page");
 
+  // Distinct colours (issue 24): a second team made with the form's default
+  // colour gets a colour no other team has, and every team a mark of its own.
+  await mia.page.locator("#tr-team-name").fill("Yellow Yaks");
+  await mia.page.locator("#tr-team-members").fill("Yak One");
+  await mia.page.locator("#tr-team-password").fill("yak-pass");
+  await mia.page.locator("#tr-team-create").click();
+  await vi.page.locator(".tr-teams li", { hasText: "Yellow Yaks" }).waitFor();
+  const chips = vi.page.locator(".tr-teams li > span:first-child");
+  const colours = await chips.evaluateAll((xs) => xs.map((x) => getComputedStyle(x).backgroundColor));
+  check(colours.length === 4 && new Set(colours).size === 4, `four teams, four distinct colours: ${colours.join(" ")}`);
+  const marks = await chips.evaluateAll((xs) => xs.map((x) => x.textContent.trim()));
+  check(new Set(marks).size === 4 && marks.every(Boolean), `and four distinct marks besides colour: ${marks.join(" ")}`);
+
+  // The admin completes a tile and claims a powerup tile for a team (issue
+  // 24: the API allowed it, the page did not).
+  await mia.page.locator("#tr-behalf-team").selectOption(blue.id);
+  await mia.page.locator("#tr-behalf-open").click();
+  await mia.page.locator("#tr-behalf-view #tr-count-0").fill("1"); // Woox
+  await mia.page.locator("#tr-behalf-view #tr-complete").click();
+  await vi.page.locator(`#tr-team-${blue.id}[data-position="2"]`).waitFor();
+  const adminClickAt = await mia.page.evaluate(() => window.meepleTimings.clicks.at(-1).at);
+  const blueSeen = await vi.page.evaluate((k) => window.meepleRaceSeen[k], `team:${blue.id}:2`);
+  metrics.adminCompleteForTeamToSpectatorMs = Math.round(blueSeen - adminClickAt);
+  check(true, `the admin completed tile 1 for Blue Moons from the page; the spectator saw Blue Moons on tile 2 ${metrics.adminCompleteForTeamToSpectatorMs} ms after the click`);
+  await mia.page.locator("#tr-behalf-view #tr-count-0").fill("1");
+  await mia.page.locator("#tr-behalf-view #tr-claim-pt-1").click();
+  await vi.page.locator('#tr-leaderboard tr[data-player="Woox"]', { hasText: "2.50" }).waitFor();
+  check(true, "the admin claimed the powerup tile for Blue Moons: Woox has 1.00 + 1.50 points");
+  await vi.page.locator("#tr-events li", { hasText: "Mia" }).first().waitFor();
+
+  // Editing a tile from the board, by keyboard: Tab to tile 4, Enter, change the label, save.
+  await mia.page.locator("#tr-tile-4").focus();
+  await mia.page.keyboard.press("Enter");
+  await mia.page.locator("#tr-edit-tile-label").waitFor({ state: "visible" });
+  await mia.page.waitForFunction(() => document.querySelector("#tr-edit-tile-tile")?.value === "4" && document.querySelector("#tr-edit-tile-label")?.value !== "");
+  await mia.page.locator("#tr-edit-tile-label").fill("Edited on the page");
+  await mia.page.keyboard.press("Enter"); // submits the form
+  await vi.page.locator("#tr-tile-4", { hasText: "Edited on the page" }).waitFor();
+  check(true, "an admin edits tile 4 from the board by keyboard; the spectator's tile 4 shows the new label");
+
+  // A powerup tile created from the page reaches the team's page; a pool task and the settings too.
+  await mia.page.locator("#tr-admin-pt summary").click();
+  await mia.page.locator("#tr-pt-label").fill("Made on the page");
+  await mia.page.locator("#tr-pt-points").fill("2");
+  await mia.page.locator("#tr-pt-go").click();
+  await team.page.locator("#tr-powerup-tiles li", { hasText: "Made on the page" }).waitFor();
+  check((await text(team, "#tr-powerup-tiles")).includes("2.00 pt"), "a powerup tile the admin creates on the page is offered to the team, 2.00 points");
+  await mia.page.locator("#tr-admin-pools summary").click();
+  await mia.page.locator("#tr-pool-add-label").fill("Pool task from the page");
+  await mia.page.locator("#tr-pool-add-go").click();
+  await mia.page.locator("#tr-admin-info", { hasText: "task added" }).waitFor();
+  await mia.page.locator("#tr-export-what").selectOption("pools");
+  await mia.page.locator("#tr-export-go").click();
+  await mia.page.waitForFunction(() => document.querySelector("#tr-export-out")?.value.includes("Pool task from the page"));
+  check(true, "a pool task added on the page is in the pools' export");
+  await mia.page.locator("#tr-admin-settings summary").click();
+  await mia.page.locator("#tr-settings-reserve").fill("4");
+  await mia.page.locator("#tr-settings-go").click();
+  await mia.page.locator("#tr-admin-info", { hasText: "settings saved" }).waitFor();
+  check((await mia.page.locator("#tr-settings-early-easy").inputValue()) === "65", "the settings form shows the game's gradient (early easy 65)");
+  await shot(mia, "tr-07b-admin-forms.png");
+
   const row = mia.page.locator(`#tr-admin-view [data-team="${red.id}"]`);
   await row.locator("select").selectOption("skip1");
   await row.locator("button", { hasText: "Grant" }).click();

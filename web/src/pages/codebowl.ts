@@ -10,7 +10,8 @@ import { collection, onSnapshot } from "firebase/firestore";
 import { act, type Session } from "../api";
 import { firestoreFor } from "../firebase";
 import { deadlineClock, millis, showRoomCode, watchGame, type GameDoc } from "../live";
-import { ErrorBox, button, field, h, navigate, replace, svg } from "../ui";
+import { ErrorBox, button, field, h, navigate, replace, select, svg } from "../ui";
+import { PLAYING, type PageOpts } from "./words";
 import "./boards.css";
 import { now, pageTimings } from "../timings";
 
@@ -36,9 +37,9 @@ const SIDE_COLOURS: Record<string, string> = { home: "#2f6db3", away: "#c1121f" 
 const FORMATIONS = ["line", "wedge", "deep"]; // the order Legal lists them (docs/codebowl.md)
 const sq = (p: Square) => `${p.x},${p.y}`;
 
-export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session): Promise<() => void> {
+export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session, opts: PageOpts = PLAYING): Promise<() => void> {
   const timings = pageTimings();
-  const me = s.player.id;
+  const me = opts.watch ? "" : s.player.id;
   const err = new ErrorBox();
   const el = {
     title: h("h1", {}, "CodeBowl"),
@@ -54,9 +55,10 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
     result: h("p", { id: "result", class: "result" }),
     rosters: h("div", { class: "cols", id: "cb-rosters" }),
     log: h("ol", { id: "cb-log", class: "events" }),
+    placement: h("section", { id: "cb-placement", class: "card", hidden: true, "aria-label": "Your placement" }),
     chat: h("ul", { id: "cb-chat", class: "cb-chat" }),
   };
-  const pitch = svg("svg", { id: "cb-pitch", class: "cb-pitch", viewBox: `0 0 ${W} ${H}` });
+  const pitch = svg("svg", { id: "cb-pitch", class: "cb-pitch", viewBox: `0 0 ${W} ${H}`, role: "application", "aria-label": "The pitch: 20 columns by 11 rows. In setup, arrow keys move the picked player." });
   const cells = svg("g", {});
   const pieces = svg("g", {});
   pitch.append(cells, pieces);
@@ -64,6 +66,9 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
   let moves: Move[] = [];
   let legalFor = -1;
   let picked = "";
+  // The placement being made (setup): player id → square, never stored on the server until sent.
+  let draft = new Map<string, Square>();
+  let draftFor = ""; // the setup (half, drive, side) the draft belongs to
 
   const m = () => game?.state;
   const mySide = (): string => (m()?.home?.coach === me ? "home" : m()?.away?.coach === me ? "away" : "");
@@ -100,6 +105,13 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
     const r = await err.run(() => act<{ moves: Move[] }>("CodeBowl", { gameId: id, type: "legal" }));
     if (r && legalFor === v) {
       moves = r.result.moves ?? [];
+      const st = m();
+      const setupKey = st?.phase === "setup" ? `${st.half}|${st.drive}|${st.placing}` : "";
+      if (setupKey && setupKey !== draftFor) {
+        draftFor = setupKey;
+        startDraft(0);
+      }
+      if (!setupKey) draft = new Map();
       // data-legal: the version the buttons and highlights are for (tests wait on it).
       pitch.setAttribute("data-legal", String(v));
       draw();
@@ -115,8 +127,34 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
   };
   const movesOf = (player: string) => moves.filter((mv) => mv.type === "move" && mv.payload?.player === player);
 
+  const inMyHalf = (p: Square) => p.x >= 0 && p.x < W && p.y >= 0 && p.y < H && (mySide() === "home" ? p.x < W / 2 : p.x >= W / 2);
+  const draftAt = (p: Square) => [...draft].find(([, q]) => sq(q) === sq(p))?.[0];
+
+  /** put moves the picked player of the draft to p (swapping with a team-mate there). */
+  function put(p: Square) {
+    if (!picked || !draft.has(picked)) return;
+    if (!inMyHalf(p)) {
+      err.show(`(${p.x + 1}, ${p.y + 1}) is not in your half: ${mySide()} places in columns ${mySide() === "home" ? "1–10" : "11–20"}`);
+      return;
+    }
+    err.clear();
+    const other = draftAt(p);
+    if (other && other !== picked) draft.set(other, draft.get(picked)!);
+    draft.set(picked, p);
+    draw();
+  }
+
   async function onSquare(p: Square) {
-    if (!game || m()?.phase !== "play" || !toAct()) return;
+    if (!game || !toAct()) return;
+    if (m()?.phase === "setup") {
+      const there = draftAt(p);
+      if (there && (!picked || there === picked)) {
+        picked = there === picked ? "" : there;
+        draw();
+      } else if (picked) put(p);
+      return;
+    }
+    if (m()?.phase !== "play") return;
     if (picked) {
       const mv = movesOf(picked).find((x) => x.payload?.path?.length && sq(x.payload.path.at(-1)!) === sq(p));
       if (mv) {
@@ -131,6 +169,16 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
   pitch.addEventListener("click", (e) => {
     const t = (e.target as Element).closest("[data-x]");
     if (t) void onSquare({ x: Number(t.getAttribute("data-x")), y: Number(t.getAttribute("data-y")) });
+  });
+
+  pitch.setAttribute("tabindex", "0");
+  pitch.addEventListener("keydown", (e) => {
+    const d: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    const step = d[e.key];
+    if (!step || m()?.phase !== "setup" || !toAct() || !picked || !draft.has(picked)) return;
+    e.preventDefault();
+    const at = draft.get(picked)!;
+    put({ x: at.x + step[0], y: at.y + step[1] });
   });
 
   for (let y = 0; y < H; y++) {
@@ -148,18 +196,27 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
       const last = mv.payload!.path!.at(-1)!;
       dest.set(sq(last), playerAt(last) ? "attack" : "dest");
     }
+    const setupPick = st.phase === "setup" && toAct() && !!picked && draft.has(picked);
     for (const c of Array.from(cells.children)) {
       const k = `${c.getAttribute("data-x")},${c.getAttribute("data-y")}`;
+      const cx = Number(c.getAttribute("data-x"));
+      c.classList.toggle("half", setupPick && inMyHalf({ x: cx, y: Number(c.getAttribute("data-y")) }));
       c.classList.toggle("dest", dest.get(k) === "dest");
       c.classList.toggle("attack", dest.get(k) === "attack");
     }
     const out: SVGElement[] = [];
+    const drafting = st.phase === "setup" && toAct();
     for (const side of ["home", "away"]) {
-      (st[side]?.players ?? []).forEach((p: any, i: number) => {
+      (st[side]?.players ?? []).forEach((p0: any, i: number) => {
+        const d = drafting && side === mySide() ? draft.get(p0.id) : undefined;
+        const p = d ? { ...p0, pos: d, state: "standing" } : p0;
         if (!["standing", "down"].includes(p.state) || !p.pos || p.pos.x < 0) return;
         const cls = `cb-player ${side}${p.id === picked ? " picked" : ""}${p.acted ? " acted" : ""}${p.state === "down" ? " down" : ""}`;
-        out.push(svg("g", { class: cls, "data-x": p.pos.x, "data-y": p.pos.y, "data-player": p.id, "data-side": side },
-          svg("circle", { cx: p.pos.x + 0.5, cy: p.pos.y + 0.5, r: 0.4, fill: SIDE_COLOURS[side], "fill-opacity": p.state === "down" ? 0.45 : 1 }),
+        out.push(svg("g", { class: `${cls}${d ? " draft" : ""}`, "data-x": p.pos.x, "data-y": p.pos.y, "data-player": p.id, "data-side": side },
+          // Away players are diamonds: the sides differ in shape, not only colour.
+          side === "away"
+            ? svg("polygon", { points: `${p.pos.x + 0.5},${p.pos.y + 0.08} ${p.pos.x + 0.92},${p.pos.y + 0.5} ${p.pos.x + 0.5},${p.pos.y + 0.92} ${p.pos.x + 0.08},${p.pos.y + 0.5}`, fill: SIDE_COLOURS[side], "fill-opacity": p.state === "down" ? 0.45 : 1 })
+            : svg("circle", { cx: p.pos.x + 0.5, cy: p.pos.y + 0.5, r: 0.4, fill: SIDE_COLOURS[side], "fill-opacity": p.state === "down" ? 0.45 : 1 }),
           svg("text", { x: p.pos.x + 0.5, y: p.pos.y + 0.63 }, p.state === "down" ? `${i + 1}↓` : String(i + 1)),
           svg("title", {}, `${p.name} (${st[side].teamName}) ST ${p.st} AG ${p.ag} MV ${p.mv} AR ${p.ar} · ${p.state}${p.acted ? " · acted" : ""}`)));
       });
@@ -173,28 +230,89 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
     const parts: (Node | string)[] = [];
     const mine = mySide();
     const pl = picked ? (st[mine]?.players ?? []).find((x: any) => x.id === picked) : null;
-    if (pl) parts.push(h("p", {}, `Picked: ${pl.name} (ST ${pl.st} AG ${pl.ag} MV ${pl.mv}) — ${movesOf(picked).length} squares listed: blue to move, red to attack.`));
-    else if (st.phase === "play" && toAct()) parts.push(h("p", { class: "note" }, "Click one of your players (not yet acted) to see where he may go."));
+    if (pl && st.phase === "play") {
+      const listed = movesOf(picked);
+      parts.push(h("p", {}, `Picked: ${pl.name} (ST ${pl.st} AG ${pl.ag} MV ${pl.mv}) — ${listed.length} squares listed: blue to move, red to attack.`));
+      if (listed.length) {
+        const sel = select("go to", [], { id: "cb-move-to" });
+        replace(sel.input, ...listed.map((mv, i) => {
+          const last = mv.payload!.path!.at(-1)!;
+          const foe = playerAt(last);
+          return h("option", { value: String(i) }, `${foe ? `attack ${foe.pl.name}` : "move"} at column ${last.x + 1}, row ${last.y + 1} (${mv.payload!.path!.length} squares)`);
+        }));
+        parts.push(h("div", { class: "row" }, sel.row, button("Go", () => send("move", listed[Number(sel.input.value)].payload), { id: "cb-move-go" })));
+      }
+    } else if (st.phase === "play" && toAct()) parts.push(h("p", { class: "note" }, "Click one of your players (not yet acted), or pick him below, to see where he may go."));
+    if (st.phase === "play" && toAct()) {
+      const ready = (st[mine]?.players ?? []).filter((p: any) => moves.some((mv) => mv.payload?.player === p.id));
+      if (ready.length) parts.push(h("div", { class: "row", role: "group", "aria-label": "Your players who may act" }, h("span", {}, "Pick:"),
+        ...ready.map((p: any) => button(`${p.name}${p.state === "down" ? " (down)" : ""}`, () => {
+          picked = picked === p.id ? "" : p.id;
+          draw();
+        }, { class: "move small", id: `cb-pick-${p.id}`, "aria-pressed": String(p.id === picked) }))));
+    }
     replace(el.picked, ...parts);
+    renderPlacement();
     renderButtons();
   }
 
   const endTurnBtn = button("End turn", () => send("endTurn"), { id: "cb-end-turn", class: "primary" });
   const forfeitBtn = button("Forfeit", () => (confirm("Forfeit this match?") ? send("forfeit") : undefined), { id: "cb-forfeit" });
+  /** startDraft fills the draft from a listed formation (the legal `place` i). */
+  function startDraft(i: number) {
+    const f = moves.filter((mv) => mv.type === "place")[i];
+    draft = new Map((f?.payload?.positions ?? []).map((p) => [p.player, { x: p.x, y: p.y }]));
+    picked = "";
+    draw();
+  }
+
+  function renderPlacement() {
+    const st = m();
+    const on = !!st && st.phase === "setup" && toAct() && draft.size > 0;
+    el.placement.hidden = !on;
+    if (!on) return replace(el.placement);
+    const mine = mySide();
+    const players = (st[mine]?.players ?? []).filter((p: any) => draft.has(p.id));
+    const pl = players.find((p: any) => p.id === picked);
+    const formations = moves.filter((mv) => mv.type === "place");
+    const col = field("column", { type: "number", min: 1, max: W, id: "cb-place-x", value: pl ? draft.get(pl.id)!.x + 1 : "" });
+    const row = field("row", { type: "number", min: 1, max: H, id: "cb-place-y", value: pl ? draft.get(pl.id)!.y + 1 : "" });
+    replace(el.placement,
+      h("h2", {}, "Your placement"),
+      h("p", { class: "note" }, `Pick a player, then click a square of your half (columns ${mine === "home" ? "1–10" : "11–20"}), or use the arrow keys on the pitch, or type a column and row. A team-mate on that square swaps places. Nothing is sent until you confirm.`),
+      h("div", { class: "row", role: "group", "aria-label": "Start from a formation" }, h("span", {}, "Start from:"),
+        ...formations.map((_, i) => button(FORMATIONS[i] ?? `formation ${i + 1}`, () => startDraft(i), { class: "small", id: `cb-formation-${i}` }))),
+      h("ul", { id: "cb-draft", class: "cb-draft" }, ...players.map((p: any) => {
+        const q = draft.get(p.id)!;
+        return h("li", {}, button(`${p.name} — column ${q.x + 1}, row ${q.y + 1}`, () => {
+          picked = picked === p.id ? "" : p.id;
+          draw();
+          if (picked) (pitch as unknown as HTMLElement).focus();
+        }, { class: "move small", id: `cb-draft-${p.id}`, "data-player": p.id, "aria-pressed": String(p.id === picked) }));
+      })),
+      pl
+        ? h("form", { class: "row", id: "cb-place-form" }, h("span", {}, `${pl.name}:`), col.row, row.row, h("button", { type: "submit", id: "cb-place-put" }, "Put him there"))
+        : h("p", { class: "note" }, "No player picked."),
+    );
+    const f = el.placement.querySelector("#cb-place-form");
+    f?.addEventListener("submit", (e) => {
+      e.preventDefault();
+      put({ x: Number(col.input.value) - 1, y: Number(row.input.value) - 1 });
+    });
+  }
+
   function renderButtons() {
     const st = m();
     const show: HTMLElement[] = [];
-    if (toAct() && st.phase === "setup") {
-      moves.filter((mv) => mv.type === "place").forEach((mv, i) => {
-        show.push(button(`Place: ${FORMATIONS[i] ?? `formation ${i + 1}`}${i === 0 ? " (default)" : ""}`, () => send("place", mv.payload), { id: `cb-place-${i}`, class: i === 0 ? "primary" : "" }));
-      });
+    if (toAct() && st.phase === "setup" && draft.size) {
+      show.push(button("Confirm placement", () => send("place", { positions: [...draft].map(([player, p]) => ({ player, x: p.x, y: p.y })) }), { id: "cb-place-0", class: "primary" }));
     }
     if (toAct() && st.phase === "play") {
       const up = picked && moves.find((mv) => mv.type === "standUp" && mv.payload?.player === picked);
       if (up) show.push(button("Stand up", () => send("standUp", up.payload), { id: "cb-stand-up" }));
       if (moves.some((mv) => mv.type === "endTurn")) show.push(endTurnBtn);
     }
-    if (mySide() && st.phase !== "over") show.push(forfeitBtn);
+    if (mySide() && st.phase !== "over" && !opts.watch) show.push(forfeitBtn);
     replace(el.buttons, ...show);
   }
 
@@ -212,14 +330,15 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
 
   root.replaceChildren(
     el.title,
-    h("p", { class: "meta" }, "phase ", el.phase, " · version ", el.version, " · ", el.half, " · timer ", el.timer, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link")),
+    h("p", { class: "meta" }, "phase ", el.phase, " · version ", el.version, " · ", el.half, " · timer ", el.timer,
+      opts.watch ? " · watching" : h("span", {}, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link"))),
     el.room,
     err.el,
     el.score,
     el.turn,
     h("div", { class: "pb-layout" },
-      h("div", { class: "pb-boardbox" }, pitch, h("p", { class: "note" }, "Home plays the left half and scores in the right column; away the other way. ↓: knocked down; faded: has acted; brown: the ball.")),
-      h("div", {}, el.picked, el.buttons, el.result,
+      h("div", { class: "pb-boardbox" }, pitch, h("p", { class: "note" }, "Home (blue circles) plays the left half and scores in the right column; away (red diamonds) the other way. ↓: knocked down; faded: has acted; brown: the ball. Numbers are roster numbers.")),
+      h("div", {}, el.placement, el.picked, el.buttons, el.result,
         h("h2", {}, "Chat"), el.chat, chatForm, chatErr.el,
         h("h2", {}, "Log"), el.log)),
     el.rosters,
@@ -242,7 +361,7 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
     const name = (x: string) => st[x]?.coachName ?? x;
     el.turn.textContent =
       st.phase === "waiting" ? "Waiting for an opponent to join."
-      : st.phase === "setup" ? (st.placing === side ? `Your placement (${side === st.offense ? "offense" : "defense"}): pick a formation.` : `${name(st.placing)} places.`)
+      : st.phase === "setup" ? (st.placing === side ? `Your placement (${side === st.offense ? "offense" : "defense"}): place your players, then confirm.` : `${name(st.placing)} places.`)
       : st.phase === "play" ? (st.active === side ? "Your turn." : `${name(st.active)}'s turn.`)
       : "The match is over.";
     if (st.phase === "over") {

@@ -1,17 +1,25 @@
 // A Hex & Dice game, live: the hex map (games/{id}/public/map, written once
-// at create) drawn as SVG with the troops and structures of the game state,
-// whose turn, coins, the turn timer; and, in alternating mode, play by
-// clicking: a troop of yours asks `preview` for its moves (blue) and
-// targets (red), a blue hex moves it, a red one attacks; a green hex (next
-// to a spawn structure of yours) offers the units to buy. Simultaneous mode's
-// orders are not supported here yet: the page shows the game read-only.
+// at create) drawn as SVG with a terrain legend (colour and pattern), the
+// troops and structures of the game state, whose turn, coins, the turn
+// timer, the emotes and the log in words.
+//
+// Play, by pointer or keyboard: a troop of yours (click it, or pick it in
+// "Your troops") asks `preview` for its moves (blue) and targets (red); a
+// blue hex moves it, a red one attacks; a green hex (next to a spawn
+// structure of yours) offers the units to buy. The same choices are listed
+// as selects and buttons beside the map, so every action has a keyboard
+// path. In alternating mode each choice is sent at once; in simultaneous
+// mode it goes into this round's orders (drawn on the map as arrows,
+// listed with a remove button), which the player saves as a draft or
+// submits (the `orders` action). With opts.watch the page is the
+// read-only spectator view.
 
 import { doc, getDoc } from "firebase/firestore";
 import { act, type Session } from "../api";
 import { firestoreFor } from "../firebase";
 import { deadlineClock, millis, showRoomCode, watchGame, type GameDoc } from "../live";
-import { ErrorBox, button, h, navigate, replace, svg } from "../ui";
-import { describeRecord } from "./spectate";
+import { ErrorBox, button, h, navigate, replace, select, svg } from "../ui";
+import { PLAYING, recordText, type PageOpts } from "./words";
 import "./boards.css";
 import { now, pageTimings } from "../timings";
 
@@ -29,15 +37,28 @@ interface Preview {
   buys: (Hex & { units: string[] })[];
   troop?: { troop: number; canMove: boolean; canAttack: boolean; reachable: (Hex & { cost: number })[]; targets: Hex[] };
 }
+interface Plan {
+  round: number;
+  troops: Map<number, { move?: Hex; attack?: Hex }>;
+  buys: { unit: string; q: number; r: number }[];
+}
 
 const SEAT_COLOURS = ["#2f6db3", "#c1121f"];
+const SEAT_NAMES = ["blue", "red"];
 const NEUTRAL = "#6b6b6b";
 const UNIT_LETTERS: Record<string, string> = { marine: "Ma", sniper: "Sn", hoverbike: "Hb", mech: "Me" };
 const STRUCT_LETTERS: Record<string, string> = { hq: "HQ", commandCenter: "CC", outpost: "Op" };
+const STRUCT_NAMES: Record<string, string> = { hq: "HQ", commandCenter: "command center", outpost: "outpost" };
+const TERRAINS = ["plains", "forest", "hills", "water", "mountains"];
+const EMOTES: [string, string][] = [
+  ["hello", "Hello!"], ["goodMove", "Good move!"], ["gg", "GG"], ["oops", "Oops"],
+  ["wellPlayed", "Well played"], ["thanks", "Thanks!"], ["hurry", "Hurry up!"], ["wow", "Wow!"],
+];
 const HEARTBEAT_MS = 20_000;
 
 const SIZE = 20; // hex radius in SVG units
 const key = (p: Hex) => `${p.q},${p.r}`;
+const at = (p: Hex) => `(${p.q}, ${p.r})`;
 const centre = (p: Hex) => ({ x: SIZE * Math.sqrt(3) * (p.q + p.r / 2), y: SIZE * 1.5 * p.r });
 function corners(p: Hex): string {
   const { x, y } = centre(p);
@@ -48,36 +69,67 @@ function corners(p: Hex): string {
 }
 const colour = (seat: number) => SEAT_COLOURS[seat] ?? NEUTRAL;
 
-export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session): Promise<() => void> {
+/** The terrains' patterns (so terrain is not told by colour alone), as SVG defs. */
+function terrainDefs(): SVGElement {
+  const pat = (id: string, ...shapes: SVGElement[]) => svg("pattern", { id, width: 8, height: 8, patternUnits: "userSpaceOnUse" }, ...shapes);
+  const ink = { stroke: "#000", "stroke-opacity": 0.28, "stroke-width": 1, fill: "none" };
+  return svg("defs", {},
+    pat("hd-p-forest", svg("circle", { cx: 4, cy: 4, r: 1.6, fill: "#000", "fill-opacity": 0.25 })),
+    pat("hd-p-hills", svg("path", { d: "M0 6 Q4 1 8 6", ...ink })),
+    pat("hd-p-water", svg("path", { d: "M0 4 Q2 2 4 4 T8 4", ...ink })),
+    pat("hd-p-mountains", svg("path", { d: "M0 8 L4 1 L8 8", ...ink })),
+  );
+}
+
+export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session, opts: PageOpts = PLAYING): Promise<() => void> {
   const timings = pageTimings();
-  const me = s.player.id;
+  const me = opts.watch ? "" : s.player.id;
   const err = new ErrorBox();
   const el = {
     phase: h("span", { id: "phase" }),
     version: h("span", { id: "version" }),
     round: h("span", { id: "hd-round" }),
     timer: h("span", { id: "timer" }),
-    turn: h("p", { id: "turn", class: "turn" }),
+    turn: h("p", { id: "turn", class: "turn", role: "status" }),
     room: h("p", { id: "room", hidden: true }),
-    note: h("p", { id: "hd-note", class: "note", hidden: true }),
     players: h("div", { id: "hd-players", class: "cols" }),
+    troops: h("div", { id: "hd-troops" }),
     selection: h("div", { id: "hd-selection" }),
+    orders: h("section", { id: "hd-orders", class: "card", hidden: true, "aria-label": "Your orders this round" }),
     buttons: h("div", { class: "row buttons", id: "buttons" }),
     result: h("p", { id: "result", class: "result" }),
-    events: h("ol", { id: "events", class: "events", reversed: true }),
+    emotes: h("ul", { id: "hd-emotes", class: "hd-emotes", "aria-live": "polite" }),
+    emoteButtons: h("div", { id: "hd-emote-buttons", class: "row", role: "group", "aria-label": "Send an emote" }),
+    legend: h("ul", { id: "hd-legend", class: "hd-legend", "aria-label": "Terrain legend" }),
+    events: h("ol", { id: "events", class: "events hd-log", reversed: true }),
   };
-  const board = svg("svg", { id: "hd-board", class: "hd-board" });
+  const board = svg("svg", { id: "hd-board", class: "hd-board", role: "img", "aria-label": "The hex map" });
   let game: GameDoc | null = null;
   let map: MapDoc | null = null;
   let preview: Preview | null = null; // the shop and, when a troop is picked, its highlights
   let picked: number | null = null;
   let buyHex: Hex | null = null;
-  let previewFor = -1; // the version the preview was asked for
+  let previewFor = ""; // what the preview was asked for (version, troop, from)
+  let plan: Plan = { round: -1, troops: new Map(), buys: [] };
+  let draftLoaded = false;
   const clock = deadlineClock(el.timer, 10_000, () => void err.run(() => act("HexDice", { gameId: id, type: "advance" })));
 
   const st = () => game?.state;
-  const mySeat = (): number => (st()?.players ?? []).findIndex((p: any) => p.id === me);
-  const myTurn = () => st()?.phase === "playing" && st()?.mode === "alternating" && st()?.current === mySeat() && mySeat() >= 0;
+  const mySeat = (): number => (me ? (st()?.players ?? []).findIndex((p: any) => p.id === me) : -1);
+  const simultaneous = () => st()?.mode === "simultaneous";
+  const myTurn = () => st()?.phase === "playing" && !simultaneous() && st()?.current === mySeat() && mySeat() >= 0;
+  const planning = () => st()?.phase === "playing" && simultaneous() && mySeat() >= 0 && !st()?.players?.[mySeat()]?.submitted;
+  const canAct = () => myTurn() || planning();
+  const troopById = (t: number) => (st()?.troops ?? []).find((x: any) => x.id === t);
+  const terrainAt = (p: Hex) => map?.hexes.find((x) => x.q === p.q && x.r === p.r)?.terrain ?? "?";
+  const whatAt = (p: Hex): string => {
+    const g = st();
+    const t = (g?.troops ?? []).find((x: any) => x.q === p.q && x.r === p.r);
+    if (t) return `${t.type} #${t.id} of ${g.players[t.owner]?.name ?? "?"} (${t.hp} HP)`;
+    const x = (g?.structures ?? []).find((y: any) => y.q === p.q && y.r === p.r);
+    if (x) return `${STRUCT_NAMES[x.kind] ?? x.kind} ${x.owner < 0 ? "(neutral)" : `of ${g.players[x.owner]?.name ?? "?"}`} (${x.hp} HP)`;
+    return terrainAt(p);
+  };
 
   const send = (type: string, extra: Record<string, unknown> = {}) =>
     err.run(async () => {
@@ -88,20 +140,28 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session)
       return r;
     });
 
+  /** The hex a picked troop attacks from: its planned move's end (simultaneous), else where it stands. */
+  const fromOf = (t: number): Hex | undefined => (simultaneous() ? plan.troops.get(t)?.move : undefined);
+
   async function refreshPreview() {
     if (!game) return;
-    previewFor = game.version;
-    if (!myTurn()) {
+    if (!canAct()) {
+      previewFor = `${game.version}`;
       preview = null;
       picked = null;
       buyHex = null;
       return drawHighlights();
     }
     const body: Record<string, unknown> = { gameId: id, type: "preview" };
-    if (picked !== null && (st().troops ?? []).some((t: any) => t.id === picked && t.owner === mySeat())) body.troop = picked;
-    else picked = null;
+    if (picked !== null && troopById(picked)?.owner === mySeat()) {
+      body.troop = picked;
+      const from = fromOf(picked);
+      if (from) Object.assign(body, from);
+    } else picked = null;
+    const want = `${game.version}|${picked}|${body.q ?? ""},${body.r ?? ""}`;
+    previewFor = want;
     const r = await err.run(() => act<Preview>("HexDice", body));
-    if (r && previewFor === game.version) {
+    if (r && previewFor === want) {
       preview = r.result;
       drawHighlights();
     }
@@ -117,29 +177,58 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session)
     surrender: button("Surrender", () => (confirm("Surrender this game?") ? send("surrender") : undefined), { id: "hd-surrender" }),
   };
 
+  // ---- the choices, sent (alternating) or planned (simultaneous) ----
+  async function moveTo(p: Hex) {
+    if (picked === null) return;
+    if (simultaneous()) {
+      const o = plan.troops.get(picked) ?? {};
+      plan.troops.set(picked, { move: p, attack: undefined });
+      void o;
+      await refreshPreview();
+      renderOrders();
+      return;
+    }
+    await send("move", { troop: picked, q: p.q, r: p.r });
+  }
+  async function attackAt(p: Hex) {
+    if (picked === null) return;
+    if (simultaneous()) {
+      plan.troops.set(picked, { ...(plan.troops.get(picked) ?? {}), attack: p });
+      drawHighlights();
+      renderOrders();
+      return;
+    }
+    await send("attack", { troop: picked, q: p.q, r: p.r });
+  }
+  async function buy(unit: string, p: Hex) {
+    buyHex = null;
+    if (simultaneous()) {
+      plan.buys = plan.buys.filter((b) => key(b) !== key(p));
+      plan.buys.push({ unit, q: p.q, r: p.r });
+      drawHighlights();
+      renderOrders();
+      return;
+    }
+    await send("buy", { unit, q: p.q, r: p.r });
+  }
+  async function pick(t: number | null) {
+    picked = t;
+    buyHex = null;
+    await refreshPreview();
+  }
+
   async function onHex(p: Hex) {
-    if (!game || !myTurn()) return;
+    if (!game || !canAct()) return;
     const troopThere = (st().troops ?? []).find((t: any) => t.q === p.q && t.r === p.r);
     const tp = preview?.troop;
     if (tp && picked !== null) {
-      if (tp.canAttack && tp.targets.some((x) => key(x) === key(p))) {
-        await send("attack", { troop: picked, q: p.q, r: p.r });
-        return;
-      }
-      if (tp.canMove && tp.reachable.some((x) => key(x) === key(p))) {
-        await send("move", { troop: picked, q: p.q, r: p.r });
-        return;
-      }
+      if (tp.canAttack && tp.targets.some((x) => key(x) === key(p))) return attackAt(p);
+      if (tp.canMove && tp.reachable.some((x) => key(x) === key(p))) return moveTo(p);
     }
-    if (troopThere && troopThere.owner === mySeat()) {
-      picked = troopThere.id;
-      buyHex = null;
-      await refreshPreview();
-      return;
-    }
-    const buy = preview?.buys.find((b) => key(b) === key(p));
+    if (troopThere && troopThere.owner === mySeat()) return pick(troopThere.id);
+    const b = preview?.buys.find((x) => key(x) === key(p));
     picked = null;
-    buyHex = buy && preview?.canBuy ? p : null;
+    buyHex = b && preview?.canBuy ? p : null;
     await refreshPreview();
   }
 
@@ -159,11 +248,13 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session)
   board.setAttribute("viewBox", `${-w / 2} ${-hgt / 2} ${w} ${hgt}`);
   const hexLayer = svg("g", {});
   const highlightLayer = svg("g", { class: "hd-highlights" });
+  const planLayer = svg("g", { class: "hd-plan" });
   const pieceLayer = svg("g", {});
   for (const x of map.hexes) {
     hexLayer.append(svg("polygon", { points: corners(x), class: `hd-hex t-${x.terrain}`, "data-q": x.q, "data-r": x.r, id: `hex-${x.q}_${x.r}` }, svg("title", {}, `${x.terrain} (${x.q}, ${x.r})`)));
+    if (x.terrain !== "plains") hexLayer.append(svg("polygon", { points: corners(x), class: "hd-texture", fill: `url(#hd-p-${x.terrain})`, "data-q": x.q, "data-r": x.r }));
   }
-  board.append(hexLayer, highlightLayer, pieceLayer);
+  board.append(terrainDefs(), hexLayer, highlightLayer, planLayer, pieceLayer);
 
   function drawHighlights() {
     const out: SVGElement[] = [];
@@ -174,8 +265,35 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session)
       if (tp.canAttack) tp.targets.forEach((x) => mark(x, "target"));
     } else if (preview?.canBuy) preview.buys.filter((b) => b.units.length).forEach((b) => mark(b, buyHex && key(buyHex) === key(b) ? "buy picked" : "buy"));
     replace(highlightLayer as unknown as Element, ...out);
+    drawPlan();
     drawPieces();
     renderSelection();
+  }
+
+  /** drawPlan draws this round's orders: a dashed arrow per move, a cross per attack, a ghost per buy. */
+  function drawPlan() {
+    const out: SVGElement[] = [];
+    if (simultaneous() && mySeat() >= 0) {
+      for (const [t, o] of plan.troops) {
+        const tr = troopById(t);
+        if (!tr) continue;
+        const a = centre(tr);
+        if (o.move) {
+          const b = centre(o.move);
+          out.push(svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "hd-plan-move", "data-troop": t }));
+          out.push(svg("circle", { cx: b.x, cy: b.y, r: 6, class: "hd-plan-dest" }));
+        }
+        if (o.attack) {
+          const c = centre(o.attack);
+          out.push(svg("path", { d: `M${c.x - 7} ${c.y - 7} L${c.x + 7} ${c.y + 7} M${c.x + 7} ${c.y - 7} L${c.x - 7} ${c.y + 7}`, class: "hd-plan-attack" }));
+        }
+      }
+      for (const b of plan.buys) {
+        const c = centre(b);
+        out.push(svg("circle", { cx: c.x, cy: c.y, r: 12, class: "hd-plan-buy" }), svg("text", { x: c.x, y: c.y + 3, class: "hd-label hd-plan-label" }, UNIT_LETTERS[b.unit] ?? b.unit));
+      }
+    }
+    replace(planLayer as unknown as Element, ...out);
   }
 
   function drawPieces() {
@@ -193,8 +311,12 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session)
     for (const t of g.troops ?? []) {
       const { x: cx, y: cy } = centre(t);
       const spent = t.owner === g.current && (t.moved && t.attacked);
+      // Seat 1's troops are squares-with-corners cut (a diamond): shape tells the sides apart, not colour alone.
+      const body = t.owner === 1
+        ? svg("polygon", { points: `${cx},${cy - 14} ${cx + 14},${cy} ${cx},${cy + 14} ${cx - 14},${cy}`, fill: colour(t.owner) })
+        : svg("circle", { cx, cy, r: 13, fill: colour(t.owner) });
       out.push(svg("g", { class: `hd-troop${t.id === picked ? " picked" : ""}${spent || !t.ready ? " spent" : ""}`, "data-q": t.q, "data-r": t.r, "data-troop": t.id, "data-owner": t.owner },
-        svg("circle", { cx, cy, r: 13, fill: colour(t.owner) }),
+        body,
         svg("text", { x: cx, y: cy - 1, class: "hd-label" }, UNIT_LETTERS[t.type] ?? t.type),
         svg("text", { x: cx, y: cy + 9, class: "hd-hp" }, String(t.hp)),
         svg("title", {}, `${t.type} #${t.id} · ${g.players[t.owner]?.name} · ${t.hp} HP${t.moved ? " · moved" : ""}${t.attacked ? " · attacked" : ""}${t.ready ? "" : " · not ready"}`)));
@@ -202,43 +324,170 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session)
     replace(pieceLayer as unknown as Element, ...out);
   }
 
+  /** renderTroops lists the player's troops as buttons: the keyboard's way to pick one. */
+  function renderTroops() {
+    const g = st();
+    if (!g || !canAct()) return replace(el.troops);
+    const mine = (g.troops ?? []).filter((t: any) => t.owner === mySeat());
+    replace(el.troops, mine.length ? h("div", { class: "row", role: "group", "aria-label": "Your troops" }, h("span", {}, "Your troops:"),
+      ...mine.map((t: any) => {
+        const b = button(`${t.type} #${t.id} ${at(t)} ${t.hp} HP`, () => pick(t.id), { id: `hd-pick-${t.id}`, class: "move", "aria-pressed": String(t.id === picked) });
+        return b;
+      })) : null);
+  }
+
   function renderSelection() {
     const g = st();
     const parts: (Node | string)[] = [];
-    const troop = picked !== null ? (g?.troops ?? []).find((t: any) => t.id === picked) : null;
+    const troop = picked !== null ? troopById(picked) : null;
+    const tp = preview?.troop;
     if (troop) {
-      const tp = preview?.troop;
-      parts.push(h("p", {}, `Picked: ${troop.type} #${troop.id} (${troop.hp} HP). `,
+      parts.push(h("p", {}, `Picked: ${troop.type} #${troop.id} (${troop.hp} HP) on ${terrainAt(troop)} ${at(troop)}. `,
         tp ? `${tp.canMove ? `${tp.reachable.length} hexes to move to (blue)` : "cannot move"} · ${tp.canAttack ? `${tp.targets.length} targets (red)` : "cannot attack"}` : ""));
+      if (tp?.canMove && tp.reachable.length) {
+        const sel = select("move to", [], { id: "hd-move-to" });
+        replace(sel.input, ...tp.reachable.map((x) => h("option", { value: key(x) }, `${at(x)} ${terrainAt(x)}, cost ${x.cost}`)));
+        parts.push(h("div", { class: "row" }, sel.row, button(simultaneous() ? "Plan move" : "Move", () => {
+          const [q, r] = sel.input.value.split(",").map(Number);
+          return moveTo({ q, r });
+        }, { id: "hd-move-go" })));
+      }
+      if (tp?.canAttack && tp.targets.length) {
+        const sel = select("attack", [], { id: "hd-attack-at" });
+        replace(sel.input, ...tp.targets.map((x) => h("option", { value: key(x) }, `${at(x)} ${whatAt(x)}`)));
+        parts.push(h("div", { class: "row" }, sel.row, button(simultaneous() ? "Plan attack" : "Attack", () => {
+          const [q, r] = sel.input.value.split(",").map(Number);
+          return attackAt({ q, r });
+        }, { id: "hd-attack-go" })));
+      }
+    } else if (preview?.canBuy && canAct()) {
+      const spots = preview.buys.filter((b) => b.units.length);
+      if (spots.length) {
+        const sel = select("buy on", [], { id: "hd-buy-at" });
+        replace(sel.input, ...spots.map((x) => h("option", { value: key(x), selected: !!buyHex && key(buyHex) === key(x) }, `${at(x)} ${terrainAt(x)}`)));
+        sel.input.addEventListener("change", () => {
+          const [q, r] = sel.input.value.split(",").map(Number);
+          buyHex = { q, r };
+          drawHighlights();
+          (document.getElementById("hd-buy-at") as HTMLSelectElement | null)?.focus();
+        });
+        parts.push(h("div", { class: "row" }, sel.row, buyHex ? null : button("Choose a unit", () => {
+          const [q, r] = sel.input.value.split(",").map(Number);
+          buyHex = { q, r };
+          drawHighlights();
+          document.getElementById("hd-buy-marine")?.focus();
+        }, { id: "hd-buy-open" })));
+      }
     }
     if (buyHex && preview) {
       const b = preview.buys.find((x) => key(x) === key(buyHex!));
       const cfg = g?.config?.units ?? {};
-      parts.push(h("p", {}, `Buy on (${buyHex.q}, ${buyHex.r}): `,
-        ...(b?.units ?? []).map((u) => button(`${u} (${cfg[u]?.cost ?? "?"})`, async () => {
-          const at = buyHex!;
-          buyHex = null;
-          await send("buy", { unit: u, q: at.q, r: at.r });
-        }, { id: `hd-buy-${u}`, class: "move" }))));
+      parts.push(h("p", {}, `Buy on ${at(buyHex)}: `,
+        ...(b?.units ?? []).map((u) => button(`${u} (${cfg[u]?.cost ?? "?"} coins)`, () => buy(u, buyHex!), { id: `hd-buy-${u}`, class: "move" }))));
     }
-    if (!parts.length && myTurn()) parts.push(h("p", { class: "note" }, "Click a troop of yours to see its moves (blue) and targets (red), or a green hex to buy."));
+    if (!parts.length && canAct()) parts.push(h("p", { class: "note" }, "Pick a troop of yours (on the map or above) to see its moves (blue) and targets (red), or a green hex to buy."));
     replace(el.selection, ...parts);
+    renderTroops();
   }
 
+  // ---- simultaneous mode: this round's orders ----
+  function ordersBody() {
+    return {
+      round: st()?.round,
+      troops: [...plan.troops].filter(([, o]) => o.move || o.attack).map(([troop, o]) => ({ troop, ...(o.move ? { move: o.move } : {}), ...(o.attack ? { attack: o.attack } : {}) })),
+      buys: plan.buys,
+    };
+  }
+  async function sendOrders(submit: boolean) {
+    const r = await send("orders", { orders: ordersBody(), submit });
+    if (r) el.orders.setAttribute("data-saved", String(game?.version ?? ""));
+  }
+  function renderOrders() {
+    const g = st();
+    const seat = mySeat();
+    el.orders.hidden = !(g && simultaneous() && seat >= 0 && g.phase === "playing");
+    if (el.orders.hidden) return;
+    const submitted = !!g.players?.[seat]?.submitted;
+    const other = g.players?.[1 - seat];
+    const rows: HTMLElement[] = [];
+    for (const [t, o] of plan.troops) {
+      const tr = troopById(t);
+      if (!tr || (!o.move && !o.attack)) continue;
+      rows.push(h("li", { "data-troop": t }, `${tr.type} #${t}: ${o.move ? `move to ${at(o.move)}` : "stay"}${o.attack ? `, attack ${at(o.attack)} ${whatAt(o.attack)}` : ""} `,
+        submitted ? null : button("Remove", () => {
+          plan.troops.delete(t);
+          drawHighlights();
+          renderOrders();
+          return refreshPreview();
+        }, { class: "small", "aria-label": `Remove the order of ${tr.type} #${t}` })));
+    }
+    plan.buys.forEach((b, i) => rows.push(h("li", {}, `buy a ${b.unit} on ${at(b)} `, submitted ? null : button("Remove", () => {
+      plan.buys.splice(i, 1);
+      drawHighlights();
+      renderOrders();
+    }, { class: "small", "aria-label": `Remove the ${b.unit} bought on ${at(b)}` }))));
+    replace(el.orders,
+      h("h2", {}, `Your orders, round ${g.round}`),
+      h("p", { id: "hd-orders-state", class: "note" }, submitted
+        ? `Locked in. ${other?.submitted ? "" : `Waiting for ${other?.name ?? "the opponent"}.`}`
+        : `Plan with the map or the lists; save a draft (sent as it is when the timer runs out) or submit. ${other?.submitted ? `${other.name} has submitted.` : ""}`),
+      h("ul", { id: "hd-orders-list" }, ...(rows.length ? rows : [h("li", { class: "note" }, "no orders (the troops stay)")])),
+      submitted ? null : h("div", { class: "row" },
+        button("Save draft", () => sendOrders(false), { id: "hd-orders-save" }),
+        button("Submit orders", () => sendOrders(true), { id: "hd-orders-submit", class: "primary" }),
+        button("Clear", () => {
+          plan = { round: plan.round, troops: new Map(), buys: [] };
+          drawHighlights();
+          renderOrders();
+          return refreshPreview();
+        }, { id: "hd-orders-clear" })),
+    );
+  }
+  /** The player's saved draft (games/{id}/orders/{me}, readable by that player only), once per page. */
+  async function loadDraft() {
+    if (draftLoaded || !simultaneous() || mySeat() < 0) return;
+    draftLoaded = true;
+    const snap = await getDoc(doc(db, "games", id, "orders", me)).catch(() => null);
+    const o = snap?.exists() ? (snap.data() as any) : null;
+    if (!o || o.round !== st()?.round || plan.troops.size || plan.buys.length) return;
+    for (const t of o.troops ?? []) plan.troops.set(t.troop, { move: t.move, attack: t.attack });
+    plan.buys = o.buys ?? [];
+    drawHighlights();
+    renderOrders();
+  }
+
+  const legendItems = () => {
+    const cfg = st()?.config?.terrain ?? {};
+    return TERRAINS.map((t) => {
+      const c = cfg[t];
+      const facts = !c ? "" : c.passable === false ? "impassable" : `move cost ${c.cost}${c.def ? `, DEF +${c.def}` : ""}${c.atk ? `, ATK +${c.atk}` : ""}`;
+      return h("li", { "data-terrain": t },
+        svg("svg", { width: 22, height: 22, viewBox: "-11 -11 22 22", "aria-hidden": "true", class: "hd-swatch" },
+          svg("polygon", { points: corners({ q: 0, r: 0 }).split(" ").map((p) => p.split(",").map((n) => (Number(n) / 2).toFixed(1)).join(",")).join(" "), class: `hd-hex t-${t}` }),
+          ...(t === "plains" ? [] : [svg("polygon", { points: corners({ q: 0, r: 0 }).split(" ").map((p) => p.split(",").map((n) => (Number(n) / 2).toFixed(1)).join(",")).join(" "), fill: `url(#hd-p-${t})` })])),
+        h("span", {}, ` ${t}${facts ? `: ${facts}` : ""}`));
+    });
+  };
+
+  const emoteButtons = EMOTES.map(([k, label]) => button(label, () => send("emote", { emote: k }), { id: `hd-emote-${k}`, class: "small" }));
+
   root.replaceChildren(
-    h("h1", {}, "Hex & Dice"),
-    h("p", { class: "meta" }, "phase ", el.phase, " · version ", el.version, " · ", el.round, " · timer ", el.timer, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link")),
+    h("h1", {}, opts.watch ? "Watching Hex & Dice" : "Hex & Dice"),
+    h("p", { class: "meta" }, "phase ", el.phase, " · version ", el.version, " · ", el.round, " · timer ", el.timer,
+      opts.watch ? "" : h("span", {}, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link"))),
     el.room,
-    el.note,
     err.el,
     el.turn,
     el.players,
     h("div", { class: "pb-layout" },
-      h("div", { class: "pb-boardbox" }, board),
-      h("div", {}, el.selection, el.buttons, el.result,
-        h("p", { class: "note" }, "Ma marine · Sn sniper · Hb hoverbike · Me mech · HQ / CC command center / Op outpost; the number is HP."),
+      h("div", { class: "pb-boardbox" }, board,
+        h("h2", { class: "small-h" }, "Legend"), el.legend,
+        h("p", { class: "note" }, "Pieces: Ma marine · Sn sniper · Hb hoverbike · Me mech · HQ / CC command center / Op outpost; the number is HP. Blue side: circles; red side: diamonds; grey: neutral. Highlights: blue move, red attack, green buy.")),
+      h("div", { class: "hd-side" }, el.troops, el.selection, el.orders, el.buttons, el.result,
+        h("h2", {}, "Emotes"), opts.watch ? null : el.emoteButtons, el.emotes,
         h("h2", {}, "Events"), el.events)),
   );
+  replace(el.emoteButtons, ...emoteButtons);
 
   function render() {
     const g = st();
@@ -249,36 +498,48 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session)
     el.round.textContent = `round ${g.round ?? 0} · turn ${g.turn ?? 0} · ${g.mode} · ${g.size}`;
     const seat = mySeat();
     board.setAttribute("data-seat", String(seat));
-    el.note.hidden = g.mode !== "simultaneous";
-    el.note.textContent = "Simultaneous mode: orders are not supported in this page yet; it shows the game as it goes (the API's orders action plays it).";
+    if (plan.round !== g.round) plan = { round: g.round, troops: new Map(), buys: [] };
+    if (!el.legend.childElementCount || el.legend.getAttribute("data-config") !== String(!!g.config)) {
+      el.legend.setAttribute("data-config", String(!!g.config));
+      replace(el.legend, ...legendItems());
+    }
     replace(el.players, ...(g.players ?? []).map((p: any, i: number) =>
-      h("div", { class: `player${g.current === i && g.phase === "playing" ? " on-turn" : ""}`, id: `hd-player-${i}` },
-        h("h3", { style: `color:${colour(i)}` }, `${p.name}${p.id === me ? " (you)" : ""}`),
+      h("div", { class: `player${(g.current === i && g.phase === "playing" && !simultaneous()) ? " on-turn" : ""}`, id: `hd-player-${i}` },
+        h("h3", { style: `color:${colour(i)}` }, `${i === 1 ? "◆" : "●"} ${p.name}${p.id === me ? " (you)" : ""} · ${SEAT_NAMES[i]}`),
         h("p", {}, h("span", { id: `hd-coins-${i}` }, String(p.coins)), " coins · dominance ", String(p.dominance ?? 0),
           ` · ${(g.troops ?? []).filter((t: any) => t.owner === i).length} troops · ${(g.structures ?? []).filter((x: any) => x.owner === i).length} structures`,
+          simultaneous() && g.phase === "playing" ? (p.submitted ? " · orders in" : " · planning") : "",
           p.disconnectedAt ? " · disconnected" : ""))));
     const cur = g.players?.[g.current];
     el.turn.textContent =
       g.phase === "waiting" ? "Waiting for an opponent to join."
       : g.phase === "over" ? "The game is over."
-      : g.mode === "simultaneous" ? "Both players plan their orders."
+      : simultaneous() ? (planning() ? "Plan your orders for this round, then submit them." : seat >= 0 ? "Orders in: waiting for the round to resolve." : "Both players plan their orders.")
       : myTurn() ? "Your turn." : `${cur?.name ?? "?"}'s turn.`;
     if (g.phase === "over") {
       const res = g.result ?? {};
       el.result.textContent = res.reason === "cancelled" ? "Cancelled." : res.winner < 0 || res.draw ? `A draw (${res.reason}).` : `${g.players?.[res.winner]?.name ?? "?"} wins (${res.reason}).`;
     } else el.result.textContent = "";
     const show: HTMLButtonElement[] = [];
-    if (g.phase === "waiting" && seat < 0) show.push(btn.join);
-    if (myTurn()) show.push(btn.endTurn);
-    if (seat >= 0 && (g.phase === "playing" && (g.round ?? 0) >= 5)) show.push(btn.surrender);
-    if (seat === 0 && g.phase === "waiting") {
-      btn.surrender.textContent = "Cancel the room";
-      show.push(btn.surrender);
-    } else btn.surrender.textContent = "Surrender";
+    if (!opts.watch) {
+      if (g.phase === "waiting" && seat < 0) show.push(btn.join);
+      if (myTurn()) show.push(btn.endTurn);
+      if (seat >= 0 && (g.phase === "playing" && (g.round ?? 0) >= 5)) show.push(btn.surrender);
+      if (seat === 0 && g.phase === "waiting") {
+        btn.surrender.textContent = "Cancel the room";
+        show.push(btn.surrender);
+      } else btn.surrender.textContent = "Surrender";
+    }
     if (show.length !== el.buttons.children.length || show.some((b, i) => el.buttons.children[i] !== b)) replace(el.buttons, ...show);
-    if (previewFor !== game.version) void refreshPreview();
+    el.emoteButtons.hidden = opts.watch || seat < 0;
+    const emotes: any[] = g.emotes ?? [];
+    replace(el.emotes, ...(emotes.length ? emotes.slice().reverse().map((e) => h("li", {}, h("strong", { style: `color:${colour(e.seat)}` }, g.players?.[e.seat]?.name ?? "?"), `: ${EMOTES.find((x) => x[0] === e.emote)?.[1] ?? e.emote}`)) : [h("li", { class: "note" }, "none yet")]));
+    if (!previewFor.startsWith(`${game.version}|`) && previewFor !== `${game.version}`) void refreshPreview();
+    drawPlan();
     drawPieces();
     renderSelection();
+    renderOrders();
+    void loadDraft();
     tick();
   }
 
@@ -306,13 +567,14 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session)
       const first = !game;
       game = g;
       render();
-      if (first && g.hasRoom && mySeat() >= 0 && g.state.phase === "waiting") {
+      if (first && !opts.watch && g.hasRoom && mySeat() >= 0 && g.state.phase === "waiting") {
         showRoomCode(s, id, el.room, "your opponent", (e) => err.show(e));
       }
       if (g.state.phase !== "waiting") el.room.hidden = true;
     },
     events(r) {
-      replace(el.events, ...r.slice(-30).reverse().map((rec) => h("li", {}, describeRecord(rec))));
+      // Heartbeats say nothing worth a line.
+      replace(el.events, ...r.filter((rec) => rec.type !== "heartbeat").slice(-40).reverse().map((rec) => h("li", {}, recordText(rec))));
     },
     error: (e) => err.show(e),
   });

@@ -7,6 +7,7 @@
 import { act, type Session } from "../api";
 import { deadlineClock, millis, showRoomCode, watchGame, type EventRecord, type GameDoc } from "../live";
 import { ErrorBox, button, h, navigate, replace } from "../ui";
+import { PLAYING, eventText, type PageOpts } from "./words";
 import "./boards.css";
 import { now, pageTimings } from "../timings";
 
@@ -57,19 +58,19 @@ function loadBoard(id: string): Promise<Board> {
   return b;
 }
 
-/** lines cuts a rule's text into the two short lines that fit under a tile's number. */
-function lines(s: string, width = 18): string[] {
+/** lines cuts a rule's text into the (at most three) short lines that fit under a tile's number. */
+function lines(s: string, width = 13, max = 3): string[] {
   const out: string[] = [];
   let line = "";
   for (const w of s.split(/\s+/)) {
     if (line && (line + " " + w).length > width) {
       out.push(line);
       line = "";
-      if (out.length === 2) break;
+      if (out.length === max) break;
     }
     line = line ? `${line} ${w}` : w.slice(0, width);
   }
-  if (out.length < 2 && line) out.push(line);
+  if (out.length < max && line) out.push(line);
   if (out.join(" ").length < s.trim().length) out[out.length - 1] = out[out.length - 1].slice(0, width - 1) + "…";
   return out;
 }
@@ -123,9 +124,11 @@ class BoardView {
         { id: `pb-tile-${i}` },
         svg("title", {}, `${i}${t.zone ? ` · ${t.zone}` : ""}: ${t.rule.displayText ?? t.rule.type}`),
         shape,
-        svg("text", { x: c.x, y: c.y - this.unit * 0.22, "font-size": this.unit * 0.28, class: "pb-tile-n" }, String(i)),
-        svg("text", { x: c.x, y: c.y + this.unit * 0.3, "font-size": this.unit * 0.085, class: "pb-tile-text" },
-          ...lines(t.rule.displayText ?? t.rule.type).map((l, k) => svg("tspan", { x: c.x, dy: k === 0 ? 0 : this.unit * 0.1 }, l)),
+        svg("text", { x: c.x, y: c.y - this.unit * 0.2, "font-size": this.unit * 0.2, class: "pb-tile-n" }, String(i)),
+        // The rule's words on the tile itself, large enough to read at a
+        // desktop width (the full text is in the tile list beside the board).
+        svg("text", { x: c.x, y: c.y + this.unit * 0.05, "font-size": this.unit * 0.13, class: "pb-tile-text" },
+          ...lines(t.rule.displayText ?? t.rule.type).map((l, k) => svg("tspan", { x: c.x, dy: k === 0 ? 0 : this.unit * 0.14 }, l)),
         ),
       );
       g.addEventListener("click", () => onTile(i));
@@ -133,6 +136,18 @@ class BoardView {
       tiles.append(g);
     });
     this.el.append(tiles, this.tokenLayer);
+    // Every tile's whole text, readable without clicking (and by a screen reader).
+    this.list = h("ol", { id: "pb-tile-list", class: "pb-tile-list", start: 0, "aria-label": "The board's tiles" },
+      ...board.tiles.map((t, i) => {
+        const zone = t.zone ? (board.zones ?? []).find((z) => z.name === t.zone) : undefined;
+        const li = h("li", { "data-tile": i, id: `pb-tile-text-${i}` },
+          h("span", { class: "swatch", style: `background:${(t.zone && zoneColor.get(t.zone)) || "#fff"}; border:1px solid #999`, "aria-hidden": "true" }),
+          `${t.rule.displayText ?? t.rule.type}`,
+          t.mandatory || t.mandatoryType ? h("strong", {}, " (mandatory stop)") : "",
+          zone ? h("span", { class: "note" }, ` — ${zone.name}`) : "");
+        li.addEventListener("click", () => onTile(i));
+        return li;
+      }));
     this.legend = h(
       "p",
       { class: "note", id: "pb-zones" },
@@ -144,6 +159,8 @@ class BoardView {
 
   /** The zones' colours and names. */
   readonly legend: HTMLElement;
+  /** Every tile's text, as a list. */
+  readonly list: HTMLElement;
 
   /** place moves every player's token to its tile (an animated move). */
   place(players: any[], current: number, awaited: Set<string>) {
@@ -208,6 +225,7 @@ function describeLog(e: any, name: (id: string) => string): string {
 function describeRecord(r: EventRecord, name: (id: string) => string): string {
   const who = r.actor?.name ?? "system";
   const evs = (r.events ?? []).map((e) => {
+    if (typeof (e as any).text === "string" && (e as any).text) return eventText(e as any);
     const d = e.data ?? {};
     switch (e.type) {
       case "rolled":
@@ -221,19 +239,19 @@ function describeRecord(r: EventRecord, name: (id: string) => string): string {
       case "gameOver":
         return `game over: ${(d.winners ?? []).map(name).join(", ")} won`;
       default:
-        return e.type;
+        return eventText(e);
     }
   });
-  return `#${r.seq} ${who}: ${r.type} — ${evs.join("; ")}`;
+  return `${who}: ${evs.join("; ") || eventText(r)}`;
 }
 
-export async function partyboardPage(root: HTMLElement, [id]: string[], s: Session): Promise<() => void> {
+export async function partyboardPage(root: HTMLElement, [id]: string[], s: Session, opts: PageOpts = PLAYING): Promise<() => void> {
   if (!id) {
     navigate("#/");
     return () => {};
   }
   const timings = pageTimings();
-  const me = s.player.id;
+  const me = opts.watch ? "" : s.player.id;
   const err = new ErrorBox();
   const el = {
     title: h("h1", {}, "Party Board"),
@@ -242,7 +260,8 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
     turnNo: h("span", { id: "turn-no" }),
     room: h("p", { id: "room" }),
     boardBox: h("div", { class: "pb-boardbox", id: "pb-boardbox" }, "loading the board…"),
-    tileInfo: h("p", { id: "pb-tile-info", class: "note" }, "Click a tile to read it."),
+    tileInfo: h("p", { id: "pb-tile-info", class: "note", "aria-live": "polite" }, "Click a tile (on the board or in the list) for its zone and who stands there."),
+    tileList: h("details", { open: true, class: "pb-tiles" }, h("summary", {}, "Every tile's text")),
     prompt: h("p", { id: "pb-prompt", class: "turn" }),
     ruleText: h("p", { id: "pb-rule-text", class: "pb-rule-text" }),
     dice: h("p", { id: "pb-dice", class: "dice" }),
@@ -275,13 +294,14 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
 
   root.replaceChildren(
     el.title,
-    h("p", { class: "meta" }, "phase ", el.phase, " · turn ", el.turnNo, " · version ", el.version, " · timer ", el.timer, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link")),
+    h("p", { class: "meta" }, "phase ", el.phase, " · turn ", el.turnNo, " · version ", el.version, " · timer ", el.timer,
+      opts.watch ? " · watching" : h("span", {}, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link"))),
     el.room,
     err.el,
     h(
       "div",
       { class: "pb-layout" },
-      h("div", { class: "pb-main" }, el.boardBox, el.tileInfo),
+      h("div", { class: "pb-main" }, el.boardBox, el.tileInfo, el.tileList),
       h(
         "div",
         { class: "pb-side" },
@@ -314,6 +334,7 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
     view = new BoardView(b, showTile);
     el.title.textContent = `Party Board — ${b.name ?? b.id}`;
     replace(el.boardBox, view.el, view.legend);
+    replace(el.tileList, h("summary", {}, "Every tile's text"), view.list);
     render();
   }
 
@@ -411,7 +432,7 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
       shownKey = key;
       replace(el.buttons, ...(a && awaited.has(me) ? inputButtons(a, st) : []));
       const lobby: HTMLButtonElement[] = [];
-      if (st.phase === "lobby" && !seated) lobby.push(button("Join", () => send("join"), { id: "pb-join", class: "primary" }));
+      if (st.phase === "lobby" && !seated && !opts.watch) lobby.push(button("Join", () => send("join"), { id: "pb-join", class: "primary" }));
       if (st.phase === "lobby" && st.host === me) {
         const start = button("Start the game", () => send("start"), { id: "pb-start", class: "primary" });
         start.disabled = players.length < 2;

@@ -5,6 +5,7 @@ import { collection, doc, limit, onSnapshot, orderBy, query, type Unsubscribe } 
 import type { Session } from "../../api";
 import { firestoreFor } from "../../firebase";
 import type { EventRecord, GameDoc } from "../../live";
+import { glyph, shortType } from "../words";
 
 export interface TileContent {
   label?: string;
@@ -135,6 +136,8 @@ export const points = (hundredths: number | undefined) => ((hundredths ?? 0) / 1
 export function describeRaceRecord(r: EventRecord, teamName: (id: string) => string): string {
   const who = r.actor?.name ?? "system";
   const out = (r.events ?? []).map((e) => {
+    // The server's words first (the same the Discord messages use).
+    if (typeof (e as any).text === "string" && (e as any).text) return (e as any).text as string;
     const d = e.data ?? {};
     const team = d.teamName ?? (d.team ? teamName(d.team) : e.player ? teamName(e.player) : "");
     switch (e.type) {
@@ -173,8 +176,39 @@ export function describeRaceRecord(r: EventRecord, teamName: (id: string) => str
       case "gameOver":
         return "game over";
       default:
-        return e.type;
+        return shortType(e.type);
     }
   });
   return `${who}: ${out.join("; ") || r.type}`;
+}
+
+/** The server's palette (domain/tilerace Palette): the form offers the first one no team has. */
+export const PALETTE = ["#fb7185", "#38bdf8", "#34d399", "#fbbf24", "#a78bfa", "#f472b6", "#2dd4bf", "#a3e635", "#fb923c", "#818cf8"];
+
+export function freeColor(teams: { color: string }[]): string {
+  const used = new Set(teams.map((t) => t.color.toLowerCase()));
+  return PALETTE.find((c) => !used.has(c)) ?? PALETTE[teams.length % PALETTE.length];
+}
+
+/** inkOn picks black or white text for a background colour (contrast ≥ 4.5 on the palette). */
+export function inkOn(hex: string): string {
+  const m = /^#?([0-9a-f]{6})$/i.exec(hex);
+  if (!m) return "#111";
+  const n = parseInt(m[1], 16);
+  const lin = (c: number) => {
+    const x = c / 255;
+    return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+  };
+  const L = 0.2126 * lin((n >> 16) & 255) + 0.7152 * lin((n >> 8) & 255) + 0.0722 * lin(n & 255);
+  return L > 0.18 ? "#111" : "#fff";
+}
+
+/**
+ * teamMark is a team's shape, by its place in the roster (the game's teams,
+ * in creation order): colour is never the only way to tell teams apart.
+ */
+export function teamMark(d: RaceData, id: string): string {
+  const roster: { id: string }[] = d.game?.state?.teams ?? d.teams;
+  const i = roster.findIndex((t) => t.id === id);
+  return glyph(i < 0 ? d.teams.findIndex((t) => t.id === id) : i);
 }

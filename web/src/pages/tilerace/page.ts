@@ -10,7 +10,8 @@ import { ErrorBox, button, field, h, navigate, replace } from "../../ui";
 import "../boards.css";
 import { AdminView } from "./admin";
 import { renderBoard } from "./board";
-import { describeRaceRecord, points, powerupName, watchRace, type RaceData } from "./model";
+import { describeRaceRecord, inkOn, points, powerupName, teamMark, watchRace, type RaceData } from "./model";
+import { PLAYING, type PageOpts } from "../words";
 import { TeamView } from "./team";
 import { now } from "../../timings";
 
@@ -61,7 +62,7 @@ function signInForms(gameId: string | undefined, err: ErrorBox): HTMLElement {
   );
 }
 
-export async function tileracePage(root: HTMLElement, [id]: string[], s: Session): Promise<() => void> {
+export async function tileracePage(root: HTMLElement, [id]: string[], s: Session, opts: PageOpts = PLAYING): Promise<() => void> {
   const err = new ErrorBox();
   if (!id) {
     const open = field("race (game id)", { id: "tr-open-id" });
@@ -75,7 +76,9 @@ export async function tileracePage(root: HTMLElement, [id]: string[], s: Session
   }
 
   const seen: Record<string, number> = (window.meepleRaceSeen = {});
-  const who = raceRole(s, id);
+  // The spectator view (#/watch/<id>) is the race page without the team's
+  // and the admin's views, whoever is signed in: no controls, no fogless board.
+  const who = opts.watch ? undefined : raceRole(s, id);
   const el = {
     status: h("p", { id: "tr-status", class: "meta" }),
     board: h("div", { id: "tr-board", class: "tr-board" }, "loading…"),
@@ -86,13 +89,15 @@ export async function tileracePage(root: HTMLElement, [id]: string[], s: Session
   };
   const team = who?.role === "team" ? new TeamView(id, who.local) : undefined;
   let data: RaceData | null = null;
-  const admin = who?.role === "admin" ? new AdminView(id, () => data && drawBoard(data)) : undefined;
+  const admin = who?.role === "admin" ? new AdminView(id, () => data && drawBoard(data), s.player.role === "master") : undefined;
 
   root.replaceChildren(
     h("h1", {}, "Tile Race ", h("code", { class: "note" }, id)),
     el.status,
     err.el,
-    who ? h("p", { class: "note" }, `Signed in as ${who.role} ${s.player.name} of this race.`) : signInForms(id, err),
+    opts.watch
+      ? h("p", { class: "note", id: "tr-watching" }, "Watching: the race as everyone sees it. ", h("a", { href: `#/tilerace/${id}` }, "Open the race page"), " to sign in as a team or an admin.")
+      : who ? h("p", { class: "note" }, `Signed in as ${who.role} ${s.player.name} of this race.`) : signInForms(id, err),
     h(
       "div",
       { class: "tr-layout" },
@@ -111,7 +116,12 @@ export async function tileracePage(root: HTMLElement, [id]: string[], s: Session
     const fogless = admin?.fogless;
     const tiles = fogless ?? d.board?.tiles ?? [];
     if (!tiles.length) return;
-    renderBoard(el.board, tiles, d.teams, { mine: team ? who!.local : undefined, players: fogless ? d.board?.tiles : undefined });
+    renderBoard(el.board, tiles, d.teams, {
+      mine: team ? who!.local : undefined,
+      players: fogless ? d.board?.tiles : undefined,
+      mark: (t) => teamMark(d, t),
+      onTile: admin ? (n) => void admin.editTile(n) : undefined,
+    });
     el.boardNote.textContent = fogless
       ? d.game?.state?.fog === "enabled"
         ? "The admins' view (viewBoard): the fog is on for admins too — set it to “admins” to see every tile."
@@ -139,7 +149,8 @@ export async function tileracePage(root: HTMLElement, [id]: string[], s: Session
           h(
             "li",
             { id: `tr-team-${x.id}`, "data-position": x.position },
-            h("span", { class: "swatch", style: `background:${x.color}` }),
+            h("span", { class: "tr-token", style: `background:${x.color};color:${inkOn(x.color)}`, "aria-hidden": "true" }, teamMark(d, x.id)),
+            " ",
             h("strong", {}, x.name),
             ` · tile `,
             h("span", { class: "pos" }, String(x.position)),
@@ -159,7 +170,10 @@ export async function tileracePage(root: HTMLElement, [id]: string[], s: Session
         ...(top.length ? top.map((x) => h("tr", { "data-player": x.player }, h("td", {}, String(x.rank)), h("td", {}, x.player), h("td", { class: "pts" }, x.display ?? points(x.points)))) : [h("tr", {}, h("td", { colspan: 3, class: "note" }, "no points yet"))]),
       );
     }
-    if (what === "events") replace(el.events, ...d.events.map((r) => h("li", {}, describeRaceRecord(r, teamName))));
+    if (what === "events")
+      replace(el.events, ...d.events.map((r) => h("li", {}, describeRaceRecord(r, teamName),
+        // An admin may undo back to any action of the log (undoTo names its record).
+        admin && r.type !== "undo" ? h("span", {}, " ", button("Undo back to here", () => admin.undo({ type: "undoTo", to: r.id }), { class: "small", "aria-label": `Undo back to: ${describeRaceRecord(r, teamName)}` })) : null)));
     team?.update(d);
     admin?.update(d);
   }

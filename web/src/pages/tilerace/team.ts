@@ -26,14 +26,16 @@ export class TeamView {
   private team: Team | undefined;
   private using = "";
 
+  /** With onBehalf (an admin acting for the team), every action names the team. */
   constructor(
     private readonly gameId: string,
     private readonly teamId: string,
+    private readonly onBehalf = false,
   ) {
     this.el = h(
       "section",
-      { class: "card", id: "tr-team-view" },
-      h("h2", {}, "Your team"),
+      { class: "card", id: onBehalf ? "tr-behalf-view" : "tr-team-view", "data-for-team": teamId },
+      h("h2", {}, onBehalf ? "Acting for the team" : "Your team"),
       this.err.el,
       this.status,
       this.tile,
@@ -53,6 +55,11 @@ export class TeamView {
     );
   }
 
+  /** who names the team in an admin's action on its behalf (a team's own token needs nothing). */
+  private who(): Record<string, string> {
+    return this.onBehalf ? { team: this.teamId } : {};
+  }
+
   private players(): string[] {
     const out: string[] = [];
     for (const [name, input] of this.counts) for (let i = 0; i < Number(input.value || 0); i++) out.push(name);
@@ -68,7 +75,7 @@ export class TeamView {
       const t = this.team;
       if (!t) throw new Error("your team is not on the roster");
       (window.meepleTimings ??= { seen: {}, clicks: [] }).clicks.push({ at: now(), version: t.position, type: done ? "complete" : "record" });
-      const r = await act("TileRace", { gameId: this.gameId, type: "complete", tile: t.position, recorded: t.progress?.length ?? 0, players: this.players(), complete: done });
+      const r = await act("TileRace", { gameId: this.gameId, type: "complete", ...this.who(), tile: t.position, recorded: t.progress?.length ?? 0, players: this.players(), complete: done });
       this.resetCounts();
       this.status.textContent = r.result.advanced ? `Tile ${r.result.tile} completed: on to tile ${r.result.position}.` : `Recorded: ${(r.result.progress ?? []).length} so far.`;
     });
@@ -88,7 +95,7 @@ export class TeamView {
       replace(
         this.members,
         ...t.members.map((m, i) => {
-          const f = field(m, { type: "number", min: 0, max: 100, value: "0", id: `tr-count-${i}`, "data-member": m, class: "count" });
+          const f = field(m, { type: "number", min: 0, max: 100, value: "0", id: `tr-count-${i}`, "data-member": m, class: "count", "aria-label": `completions by ${m}` });
           this.counts.set(m, f.input);
           return f.row;
         }),
@@ -145,7 +152,7 @@ export class TeamView {
 
   private claim(pt: string, claims: number) {
     return this.err.run(async () => {
-      await act("TileRace", { gameId: this.gameId, type: "claimPowerupTile", powerupTile: pt, claims, players: this.players() });
+      await act("TileRace", { gameId: this.gameId, type: "claimPowerupTile", ...this.who(), powerupTile: pt, claims, players: this.players() });
       this.resetCounts();
     });
   }
@@ -189,7 +196,7 @@ export class TeamView {
           { class: "row" },
           button(`Use ${spec.name}`, () =>
             this.err.run(async () => {
-              const body: Record<string, unknown> = { gameId: this.gameId, type: "usePowerup", powerup: p };
+              const body: Record<string, unknown> = { gameId: this.gameId, type: "usePowerup", ...this.who(), powerup: p };
               if (spec.target) body.target = target.input.value;
               if (spec.remove) body.remove = remove.input.value;
               if (spec.tile) body.tile = Number(tile.input.value);
