@@ -422,6 +422,16 @@ func playFogGame(t *testing.T, s *stack, c *docCounter, stats *fogScanStats, mod
 	require.Equal(t, http.StatusOK, code, "%v", out)
 	g.players[bob.ID] = bob
 	stats.games++
+	// A retried action (same actionId) gets its first reply and changes
+	// nothing, though a fog action keeps its reply in a server-only record.
+	retry := map[string]any{"gameId": g.id, "actionId": "retry-" + seed, "type": hexdice.ActionEmote, "emote": "hello"}
+	code1, out1 := s.post(alice.Token, "HexDice", retry)
+	require.Equal(t, http.StatusOK, code1, "%v", out1)
+	v1 := p.full()
+	code2, out2 := s.post(alice.Token, "HexDice", retry)
+	require.Equal(t, http.StatusOK, code2, "%v", out2)
+	require.Equal(t, out1["version"], out2["version"], "the retry gets the first reply")
+	require.Equal(t, v1, p.full(), "the retry changed nothing")
 	for i := 0; i < steps; i++ {
 		st = p.full()
 		if st.Phase != hexdice.PhasePlaying {

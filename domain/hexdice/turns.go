@@ -8,8 +8,6 @@ import (
 // start begins play once the opponent has joined. In alternating mode a d2
 // picks the first player (ruling 8: 1 the host, 2 the opponent).
 func (s *step) start() {
-	s.g.Phase = PhasePlaying
-	s.g.JoinDeadline = time.Time{}
 	data := GameStartedData{Mode: s.g.Mode, First: 0}
 	if s.g.Mode == Alternating {
 		data.Die = s.dice.Roll(2)
