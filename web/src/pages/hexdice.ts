@@ -182,9 +182,8 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
   async function moveTo(p: Hex) {
     if (picked === null) return;
     if (simultaneous()) {
-      const o = plan.troops.get(picked) ?? {};
+      // A new move drops the planned attack: its targets are asked again from the new hex.
       plan.troops.set(picked, { move: p, attack: undefined });
-      void o;
       await refreshPreview();
       renderOrders();
       return;
