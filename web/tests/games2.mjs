@@ -221,8 +221,20 @@ await run("games2", async (browser, metrics) => {
     await p.page.locator("#hd-buy-marine").focus();
     await p.page.keyboard.press("Enter");
     await p.page.locator("#hd-orders-list li", { hasText: "buy a marine" }).waitFor();
+    if (p === ann) {
+      // A saved draft survives a reload: it is read back from Ann's own orders document.
+      await p.page.locator("#hd-orders-save").click();
+      await p.page.locator("#hd-orders[data-saved]").waitFor();
+      await p.page.reload();
+      await p.page.locator("#hd-orders-list li", { hasText: "buy a marine" }).waitFor();
+      check(true, "Ann's saved draft is shown again after a reload");
+    }
     await shot(p, `g2-06-hd-orders-${p.name}.png`);
     await clickAndSee(p, other, "#hd-orders-submit", simLat);
+    if (p === ann) {
+      await ben.page.locator("#hd-orders-state", { hasText: "Ann has submitted" }).waitFor();
+      check(true, "Ben's page says Ann has submitted (never what)");
+    }
   }
   await Promise.all(both.map((p) => p.page.waitForFunction(() => document.querySelectorAll("#hd-board .hd-troop").length === 2)));
   check(true, "simultaneous mode: both players' orders, sent from the page, resolved — each page shows the two bought marines");

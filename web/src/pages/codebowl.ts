@@ -54,9 +54,9 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
     buttons: h("div", { class: "row buttons", id: "buttons" }),
     result: h("p", { id: "result", class: "result" }),
     rosters: h("div", { class: "cols", id: "cb-rosters" }),
-    log: h("ol", { id: "cb-log", class: "events" }),
+    log: h("ol", { id: "cb-log", class: "events", tabindex: 0, "aria-label": "Match log, newest first" }),
     placement: h("section", { id: "cb-placement", class: "card", hidden: true, "aria-label": "Your placement" }),
-    chat: h("ul", { id: "cb-chat", class: "cb-chat" }),
+    chat: h("ul", { id: "cb-chat", class: "cb-chat", tabindex: 0, "aria-label": "Chat" }),
   };
   const pitch = svg("svg", { id: "cb-pitch", class: "cb-pitch", viewBox: `0 0 ${W} ${H}`, role: "application", "aria-label": "The pitch: 20 columns by 11 rows. In setup, arrow keys move the picked player." });
   const cells = svg("g", {});

@@ -101,7 +101,8 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
     emotes: h("ul", { id: "hd-emotes", class: "hd-emotes", "aria-live": "polite" }),
     emoteButtons: h("div", { id: "hd-emote-buttons", class: "row", role: "group", "aria-label": "Send an emote" }),
     legend: h("ul", { id: "hd-legend", class: "hd-legend", "aria-label": "Terrain legend" }),
-    events: h("ol", { id: "events", class: "events hd-log", reversed: true }),
+    // Focusable: a keyboard can scroll the log (axe: scrollable-region-focusable).
+    events: h("ol", { id: "events", class: "events hd-log", reversed: true, tabindex: 0, "aria-label": "Events, newest first" }),
   };
   const board = svg("svg", { id: "hd-board", class: "hd-board", role: "img", "aria-label": "The hex map" });
   let game: GameDoc | null = null;
@@ -181,9 +182,8 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
   async function moveTo(p: Hex) {
     if (picked === null) return;
     if (simultaneous()) {
-      const o = plan.troops.get(picked) ?? {};
+      // A new move drops the planned attack: its targets are asked again from the new hex.
       plan.troops.set(picked, { move: p, attack: undefined });
-      void o;
       await refreshPreview();
       renderOrders();
       return;
@@ -505,7 +505,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
     }
     replace(el.players, ...(g.players ?? []).map((p: any, i: number) =>
       h("div", { class: `player${(g.current === i && g.phase === "playing" && !simultaneous()) ? " on-turn" : ""}`, id: `hd-player-${i}` },
-        h("h3", { style: `color:${colour(i)}` }, `${i === 1 ? "◆" : "●"} ${p.name}${p.id === me ? " (you)" : ""} · ${SEAT_NAMES[i]}`),
+        h("h2", { class: "player-name", style: `color:${colour(i)}` }, `${i === 1 ? "◆" : "●"} ${p.name}${p.id === me ? " (you)" : ""} · ${SEAT_NAMES[i]}`),
         h("p", {}, h("span", { id: `hd-coins-${i}` }, String(p.coins)), " coins · dominance ", String(p.dominance ?? 0),
           ` · ${(g.troops ?? []).filter((t: any) => t.owner === i).length} troops · ${(g.structures ?? []).filter((x: any) => x.owner === i).length} structures`,
           simultaneous() && g.phase === "playing" ? (p.submitted ? " · orders in" : " · planning") : "",

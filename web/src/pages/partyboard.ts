@@ -270,8 +270,8 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
     lobby: h("div", { class: "row", id: "pb-lobby" }),
     result: h("p", { id: "result", class: "result" }),
     players: h("ol", { id: "pb-players", class: "pb-players" }),
-    log: h("ol", { id: "pb-log", class: "events" }),
-    events: h("ol", { id: "events", class: "events", reversed: true }),
+    log: h("ol", { id: "pb-log", class: "events", tabindex: 0, "aria-label": "Recent moves" }),
+    events: h("ol", { id: "events", class: "events", reversed: true, tabindex: 0, "aria-label": "Events, newest first" }),
   };
   let game: GameDoc | null = null;
   let view: BoardView | null = null;

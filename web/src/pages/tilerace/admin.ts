@@ -9,7 +9,7 @@
 import { ApiError, act } from "../../api";
 import { ErrorBox, button, field, h, replace, select } from "../../ui";
 import { form, type FieldSpec, type Values } from "./forms";
-import { DIFFICULTY, POWERUPS, freeColor, inkOn, points, powerupName, teamMark, type PowerupTile, type PublicTile, type RaceData, type Team } from "./model";
+import { POWERUPS, freeColor, inkOn, points, powerupName, teamMark, type PowerupTile, type PublicTile, type RaceData, type Team } from "./model";
 import { TeamView } from "./team";
 
 const DIFFS: [string, string][] = [["1", "easy"], ["2", "medium"], ["3", "hard"]];
@@ -390,4 +390,3 @@ export class AdminView {
 }
 
 const lines = (s: string) => s.split(/[\n,]/).map((x) => x.trim()).filter(Boolean);
-void DIFFICULTY;

@@ -59,7 +59,11 @@ export function renderBoard(
         ? h("div", { class: "tokens" }, ...here.map((x) => h("span", { class: "tr-token", style: `background:${x.color};color:${inkOn(x.color)}`, "data-team": x.id }, `${mark(x.id)} ${x.name}`.trim())))
         : null,
     );
-    if (opts.onTile) activate(cell, `${label}. Edit this tile`, () => opts.onTile!(t.n)).addEventListener("click", () => opts.onTile!(t.n));
+    if (opts.onTile) {
+      // Named by its visible text (the tile), described by its words and what pressing it does.
+      activate(cell, "", () => opts.onTile!(t.n)).addEventListener("click", () => opts.onTile!(t.n));
+      cell.title = `${label}. Press to edit this tile.`;
+    }
     return cell;
   });
   box.setAttribute("role", opts.onTile ? "group" : "list");

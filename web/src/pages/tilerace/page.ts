@@ -85,7 +85,7 @@ export async function tileracePage(root: HTMLElement, [id]: string[], s: Session
     boardNote: h("p", { id: "tr-board-note", class: "note" }),
     teams: h("ol", { id: "tr-teams", class: "tr-teams" }),
     leaderboard: h("table", { id: "tr-leaderboard", class: "tr-lb" }),
-    events: h("ol", { id: "tr-events", class: "events" }),
+    events: h("ol", { id: "tr-events", class: "events", tabindex: 0, "aria-label": "The last 50 events, newest first" }),
   };
   const team = who?.role === "team" ? new TeamView(id, who.local) : undefined;
   let data: RaceData | null = null;
@@ -173,7 +173,7 @@ export async function tileracePage(root: HTMLElement, [id]: string[], s: Session
     if (what === "events")
       replace(el.events, ...d.events.map((r) => h("li", {}, describeRaceRecord(r, teamName),
         // An admin may undo back to any action of the log (undoTo names its record).
-        admin && r.type !== "undo" ? h("span", {}, " ", button("Undo back to here", () => admin.undo({ type: "undoTo", to: r.id }), { class: "small", "aria-label": `Undo back to: ${describeRaceRecord(r, teamName)}` })) : null)));
+        admin && r.type !== "undo" ? h("span", {}, " ", button("Undo back to here", () => admin.undo({ type: "undoTo", to: r.id }), { class: "small", "aria-label": `Undo back to here: ${describeRaceRecord(r, teamName)}` })) : null)));
     team?.update(d);
     admin?.update(d);
   }
