@@ -273,9 +273,9 @@ func recordedSteps(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]
 	if err := list(game[fLog]); err != nil {
 		return nil, err
 	}
-	// By the time each action ran (to the microsecond); actions of the same
-	// microsecond by when their event records were committed, then by
-	// version.
+	// By the time each action ran (to the microsecond); steps of the same
+	// microsecond by version when both version the game, else by when their
+	// event records were committed.
 	type keyed struct {
 		s    recStep
 		made time.Time
@@ -288,6 +288,9 @@ func recordedSteps(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]
 		a, b := ks[i], ks[j]
 		if !a.s.At.Equal(b.s.At) {
 			return a.s.At.Before(b.s.At)
+		}
+		if a.s.Seq > 0 && b.s.Seq > 0 {
+			return a.s.Seq < b.s.Seq
 		}
 		if !a.made.Equal(b.made) {
 			return a.made.Before(b.made)
