@@ -235,6 +235,18 @@ func TestReplayEveryGame(t *testing.T) {
 			require.Equal(t, http.StatusOK, code, "%v", out)
 			n := randomPlay(t, s, "HexDice", id, []player{host, guest}, uint64(30+i), 150)
 			check(t, "HexDice", id, []player{host, guest}, n)
+			// Hidden orders never reach a readable document: no orders step
+			// of the game's log or history carries its payload.
+			orders := 0
+			for _, st := range loggedSteps(t, s, id) {
+				if st["type"] == "orders" {
+					orders++
+					require.NotContains(t, st, "p", "an orders payload in a readable log")
+				}
+			}
+			if mode == "simultaneous" {
+				require.Positive(t, orders, "the simultaneous game had orders")
+			}
 		}
 	})
 	t.Run("CodeBowl", func(t *testing.T) {
@@ -261,6 +273,22 @@ func TestReplayEveryGame(t *testing.T) {
 		require.NotEmpty(t, winner)
 		team := player{Token: r.teams[0].token}
 		check(t, "TileRace", r.id, []player{team}, n)
+		// No password is recorded anywhere: not in the game, its log and
+		// history, its action records or its private document.
+		for _, pw := range []string{"master-pass", "admin-pass", "pw-team-1"} {
+			for _, coll := range []string{"events", "actions", "private"} {
+				docs, err := s.store.FS.Collection("games").Doc(r.id).Collection(coll).Documents(context.Background()).GetAll()
+				require.NoError(t, err)
+				for _, d := range docs {
+					b, _ := json.Marshal(d.Data())
+					require.NotContains(t, string(b), pw, "%s/%s", coll, d.Ref.ID)
+				}
+			}
+			snap, err := s.store.FS.Collection("games").Doc(r.id).Get(context.Background())
+			require.NoError(t, err)
+			b, _ := json.Marshal(snap.Data())
+			require.NotContains(t, string(b), pw)
+		}
 		// The teams and the public board as the replay leaves them are the
 		// stored ones; nothing behind the fog or server-only is in it.
 		res := replayed(t, s, "TileRace", r.id, eve)
@@ -317,4 +345,31 @@ func TestReplayRefused(t *testing.T) {
 			require.Contains(t, out["error"].(map[string]any)["message"], tc.msg)
 		})
 	}
+}
+
+// loggedSteps is every step of game id as readable documents hold it: the
+// game document's log and its history batches and event records.
+func loggedSteps(t *testing.T, s *stack, id string) []map[string]any {
+	t.Helper()
+	ctx := context.Background()
+	var out []map[string]any
+	add := func(v any) {
+		list, _ := v.([]any)
+		for _, x := range list {
+			out = append(out, x.(map[string]any))
+		}
+	}
+	snap, err := s.store.FS.Collection("games").Doc(id).Get(ctx)
+	require.NoError(t, err)
+	add(snap.Data()["log"])
+	docs, err := s.store.FS.Collection("games").Doc(id).Collection("events").Documents(ctx).GetAll()
+	require.NoError(t, err)
+	for _, d := range docs {
+		if steps, ok := d.Data()["steps"]; ok {
+			add(steps)
+		} else {
+			out = append(out, d.Data())
+		}
+	}
+	return out
 }
