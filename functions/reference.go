@@ -58,6 +58,7 @@ func Reference(reg domain.Registry) string {
 	p("\n## Every game\n\n| action | fields | who | what |\n|---|---|---|---|\n")
 	p("| `legal` | — | anyone who may read the game | the moves the caller may make now: `{\"moves\": [{type, …fields}]}` |\n")
 	p("| `advance` | — | anyone signed in | apply a deadline that has passed (the tick does it too) |\n")
+	p("| `replay` | — | anyone signed in | a finished game played again from its seed: `{\"frames\": [{version, steps, state, docs}], \"verified\"}` (docs/api.md) |\n")
 	for _, e := range reg {
 		docer, ok := e.Game.(domain.ActionDocer)
 		if !ok {

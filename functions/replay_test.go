@@ -10,11 +10,41 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/meeple-games/meeple/domain/dashdice"
 )
 
 // enders are moves that end a game at once; random play keeps them for
 // when a game has gone on long enough.
-var enders = map[string]bool{"forfeit": true, "surrender": true}
+var enders = map[string]bool{"forfeit": true, "surrender": true, "removePlayer": true}
+
+// docSizes are the largest game document seen per kind, as JSON, with the
+// replay payloads its log now keeps ("p") and without them (as before).
+var docSizes = map[string][2]int{}
+
+// measure notes the size of game id's document, with and without the log's
+// payloads, and returns its status.
+func measure(t *testing.T, s *stack, fn, id string) string {
+	t.Helper()
+	snap, err := s.store.FS.Collection("games").Doc(id).Get(context.Background())
+	require.NoError(t, err)
+	data := snap.Data()
+	with, err := json.Marshal(data)
+	require.NoError(t, err)
+	without := len(with)
+	if log, ok := data["log"].([]any); ok {
+		for _, st := range log {
+			if p, ok := st.(map[string]any)["p"].(string); ok {
+				b, _ := json.Marshal(p)
+				without -= len(`,"p":`) + len(b)
+			}
+		}
+	}
+	sz := docSizes[fn]
+	docSizes[fn] = [2]int{max(sz[0], len(with)), max(sz[1], without)}
+	st, _ := data["status"].(string)
+	return st
+}
 
 // randomPlay plays game id of function fn by legal moves chosen at random
 // (seeded) among players until it is over: after long moves it takes an
@@ -25,7 +55,7 @@ func randomPlay(t *testing.T, s *stack, fn, id string, players []player, seed ui
 	rng := rand.New(rand.NewPCG(seed, 7))
 	n := 0
 	for ; n < 4000; n++ {
-		if gameStatus(t, s, id) == "over" {
+		if measure(t, s, fn, id) == "over" {
 			return n
 		}
 		type option struct {
@@ -70,14 +100,6 @@ func randomPlay(t *testing.T, s *stack, fn, id string, players []player, seed ui
 	return n
 }
 
-func gameStatus(t *testing.T, s *stack, id string) string {
-	t.Helper()
-	snap, err := s.store.FS.Collection("games").Doc(id).Get(context.Background())
-	require.NoError(t, err)
-	st, _ := snap.Data()["status"].(string)
-	return st
-}
-
 // replayed asks for the replay of game id as p and checks it: verified, its
 // last frame's state the stored one, and as many versioned steps as the
 // game's version. It returns the replay's result.
@@ -97,6 +119,33 @@ func replayed(t *testing.T, s *stack, fn, id string, p player) map[string]any {
 	require.NoError(t, err)
 	require.JSONEq(t, string(want), string(got), "the last frame is the stored state")
 	require.EqualValues(t, snap.Data()["version"], frames[len(frames)-1].(map[string]any)["version"])
+	require.EqualValues(t, len(frames), res["total"], "one window holds it all")
+	require.Nil(t, res["next"])
+	// A window from the last frame: that frame alone, with every document
+	// the viewer holds by then; past it, a 400 naming from.
+	last := len(frames) - 1
+	code, out2 := s.post(p.Token, fn, map[string]any{"gameId": id, "type": "replay", "actionId": "replay", "from": last})
+	require.Equal(t, http.StatusOK, code, "%v", out2)
+	win := out2["result"].(map[string]any)
+	require.EqualValues(t, last, win["from"])
+	require.Len(t, win["frames"], 1)
+	require.Equal(t, frames[last].(map[string]any)["state"], win["frames"].([]any)[0].(map[string]any)["state"])
+	held := replayDocs(res)
+	if len(held) > 0 {
+		require.Equal(t, held, win["frames"].([]any)[0].(map[string]any)["docs"])
+	}
+	code, out2 = s.post(p.Token, fn, map[string]any{"gameId": id, "type": "replay", "actionId": "replay", "from": last + 1})
+	require.Equal(t, http.StatusBadRequest, code, "%v", out2)
+	require.Contains(t, out2["error"].(map[string]any)["message"], "from")
+	// What the replay read: the game, its private document, its events and
+	// its actions collections.
+	ctx := context.Background()
+	events, err := s.store.FS.Collection("games").Doc(id).Collection("events").Documents(ctx).GetAll()
+	require.NoError(t, err)
+	acts, err := s.store.FS.Collection("games").Doc(id).Collection("actions").Documents(ctx).GetAll()
+	require.NoError(t, err)
+	body, _ := json.Marshal(out)
+	t.Logf("%s %s: %d frames, %d documents read (2 + %d events + %d actions), reply %d bytes", fn, id, len(frames), 2+len(events)+len(acts), len(events), len(acts), len(body))
 	return res
 }
 
@@ -107,6 +156,10 @@ func replayDocs(res map[string]any) map[string]any {
 	for _, f := range res["frames"].([]any) {
 		docs, _ := f.(map[string]any)["docs"].(map[string]any)
 		for k, v := range docs {
+			if v == nil {
+				delete(out, k) // deleted by this frame's action
+				continue
+			}
 			out[k] = v
 		}
 	}
@@ -149,6 +202,22 @@ func TestReplayEveryGame(t *testing.T) {
 		n := randomPlay(t, s, "DashDice", id, []player{alice, bob}, 11, 200)
 		check(t, "DashDice", id, []player{alice, bob}, n)
 	})
+	t.Run("DashDiceRematch", func(t *testing.T) {
+		// A rematch's game has no create: it replays from the state the
+		// finished match spawned it with; the finished match, asked for a
+		// rematch after its end, still replays.
+		alice, bob := s.guest("Ra"), s.guest("Rb")
+		m := newSeededMatch(s, "classic", 30, "dd-rematch", alice, bob)
+		n := randomPlay(t, s, "DashDice", m.id, []player{alice, bob}, 12, 200)
+		for _, p := range []player{alice, bob} {
+			code, out := s.post(p.Token, "DashDice", map[string]any{"gameId": m.id, "type": "rematch", "actionId": "again"})
+			require.Equal(t, http.StatusOK, code, "%v", out)
+		}
+		check(t, "DashDice", m.id, []player{alice, bob}, n)
+		next := dashdice.RematchID(m.id)
+		n = randomPlay(t, s, "DashDice", next, []player{alice, bob}, 13, 200)
+		check(t, "DashDice", next, []player{alice, bob}, n)
+	})
 	t.Run("PartyBoard", func(t *testing.T) {
 		for i := 0; i < 2; i++ {
 			g := newPBGame(s, fmt.Sprint("pb-seed-", i), nil, fmt.Sprint("Pa", i), fmt.Sprint("Pb", i), fmt.Sprint("Pc", i))
@@ -166,6 +235,18 @@ func TestReplayEveryGame(t *testing.T) {
 			require.Equal(t, http.StatusOK, code, "%v", out)
 			n := randomPlay(t, s, "HexDice", id, []player{host, guest}, uint64(30+i), 150)
 			check(t, "HexDice", id, []player{host, guest}, n)
+			// Hidden orders never reach a readable document: no orders step
+			// of the game's log or history carries its payload.
+			orders := 0
+			for _, st := range loggedSteps(t, s, id) {
+				if st["type"] == "orders" {
+					orders++
+					require.NotContains(t, st, "p", "an orders payload in a readable log")
+				}
+			}
+			if mode == "simultaneous" {
+				require.Positive(t, orders, "the simultaneous game had orders")
+			}
 		}
 	})
 	t.Run("CodeBowl", func(t *testing.T) {
@@ -182,6 +263,7 @@ func TestReplayEveryGame(t *testing.T) {
 		for round := 1; winner == "" && round < 80; round++ {
 			for i := len(r.teams) - 1; i >= 0 && winner == ""; i-- {
 				res := r.completeTile(r.teams[i], fmt.Sprintf("r%d", round))["result"].(map[string]any)
+				measure(t, s, "TileRace", r.id)
 				n++
 				if res["won"] == true {
 					winner = r.teams[i].id
@@ -191,6 +273,22 @@ func TestReplayEveryGame(t *testing.T) {
 		require.NotEmpty(t, winner)
 		team := player{Token: r.teams[0].token}
 		check(t, "TileRace", r.id, []player{team}, n)
+		// No password is recorded anywhere: not in the game, its log and
+		// history, its action records or its private document.
+		for _, pw := range []string{"master-pass", "admin-pass", "pw-team-1"} {
+			for _, coll := range []string{"events", "actions", "private"} {
+				docs, err := s.store.FS.Collection("games").Doc(r.id).Collection(coll).Documents(context.Background()).GetAll()
+				require.NoError(t, err)
+				for _, d := range docs {
+					b, _ := json.Marshal(d.Data())
+					require.NotContains(t, string(b), pw, "%s/%s", coll, d.Ref.ID)
+				}
+			}
+			snap, err := s.store.FS.Collection("games").Doc(r.id).Get(context.Background())
+			require.NoError(t, err)
+			b, _ := json.Marshal(snap.Data())
+			require.NotContains(t, string(b), pw)
+		}
 		// The teams and the public board as the replay leaves them are the
 		// stored ones; nothing behind the fog or server-only is in it.
 		res := replayed(t, s, "TileRace", r.id, eve)
@@ -212,7 +310,8 @@ func TestReplayEveryGame(t *testing.T) {
 		require.JSONEq(t, string(wantJSON), string(got), "the public board")
 	})
 	for _, fn := range []string{"DashDice", "PartyBoard", "HexDice", "CodeBowl", "TileRace"} {
-		t.Logf("%s: %d finished games replayed and verified (%d actions played)", fn, counts[fn], actions[fn])
+		t.Logf("%s: %d finished games replayed and verified (%d actions played); largest game document %d bytes of JSON (%d without the replay payloads)",
+			fn, counts[fn], actions[fn], docSizes[fn][0], docSizes[fn][1])
 	}
 }
 
@@ -233,7 +332,8 @@ func TestReplayRefused(t *testing.T) {
 		{"no game id", "DashDice", map[string]any{}, http.StatusBadRequest, "gameId"},
 		{"another kind", "HexDice", map[string]any{"gameId": m.id}, http.StatusNotFound, "dashdice"},
 		{"no such game", "DashDice", map[string]any{"gameId": "nope"}, http.StatusNotFound, "nope"},
-		{"unknown field", "DashDice", map[string]any{"gameId": m.id, "from": 3}, http.StatusBadRequest, "from"},
+		{"unknown field", "DashDice", map[string]any{"gameId": m.id, "frames": 3}, http.StatusBadRequest, "frames"},
+		{"from negative", "DashDice", map[string]any{"gameId": m.id, "from": -1}, http.StatusBadRequest, "from"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			body := map[string]any{"type": "replay", "actionId": "rp"}
@@ -245,4 +345,31 @@ func TestReplayRefused(t *testing.T) {
 			require.Contains(t, out["error"].(map[string]any)["message"], tc.msg)
 		})
 	}
+}
+
+// loggedSteps is every step of game id as readable documents hold it: the
+// game document's log and its history batches and event records.
+func loggedSteps(t *testing.T, s *stack, id string) []map[string]any {
+	t.Helper()
+	ctx := context.Background()
+	var out []map[string]any
+	add := func(v any) {
+		list, _ := v.([]any)
+		for _, x := range list {
+			out = append(out, x.(map[string]any))
+		}
+	}
+	snap, err := s.store.FS.Collection("games").Doc(id).Get(ctx)
+	require.NoError(t, err)
+	add(snap.Data()["log"])
+	docs, err := s.store.FS.Collection("games").Doc(id).Collection("events").Documents(ctx).GetAll()
+	require.NoError(t, err)
+	for _, d := range docs {
+		if steps, ok := d.Data()["steps"]; ok {
+			add(steps)
+		} else {
+			out = append(out, d.Data())
+		}
+	}
+	return out
 }

@@ -19,6 +19,11 @@ import (
 // history batches plus its action records (docs/api.md "replay").
 const MaxReplaySteps = 3000
 
+// MaxReplayBytes bounds one replay reply: a longer replay comes in windows
+// of whole frames, each reply saying where the next starts (Replay.Next),
+// each replaying the game again.
+const MaxReplayBytes = 4 << 20
+
 // Replay is a finished game played again from its seed and its recorded
 // actions: a frame per action, each with the state it left.
 type Replay struct {
@@ -33,6 +38,11 @@ type Replay struct {
 	// not.
 	Verified bool   `json:"verified"`
 	Diverged string `json:"diverged,omitempty"`
+	// From is the index of the first frame of this reply, Total how many
+	// frames the replay has, Next where the next window starts (0: none).
+	From  int `json:"from"`
+	Total int `json:"total"`
+	Next  int `json:"next,omitempty"`
 }
 
 // Frame is one action (the create first) and the state after it, as the
@@ -81,7 +91,7 @@ type recStep struct {
 //
 // Errors: ENOTFOUND (no such game), ECONFLICT (not finished), ELIMIT (more
 // than MaxReplaySteps steps), EINVALID (unknown kind).
-func ReplayGame(ctx context.Context, st *Store, kind, gameID string, viewer domain.Actor) (*Replay, error) {
+func ReplayGame(ctx context.Context, st *Store, kind, gameID string, viewer domain.Actor, from int) (*Replay, error) {
 	e, ok := st.Games.Find(kind)
 	if !ok {
 		return nil, domain.Errorf(domain.EINVALID, "unknown game kind %q", kind)
@@ -160,7 +170,53 @@ func ReplayGame(ctx context.Context, st *Store, kind, gameID string, viewer doma
 	if domain.PublishesSeed(e.Game) {
 		out.Seed = seed
 	}
-	return out.view(r, viewer), nil
+	return out.view(r, viewer).window(from)
+}
+
+// window keeps the frames from index from on, up to MaxReplayBytes of them
+// (at least one). A window that starts later than the first frame carries in
+// its first frame every document the viewer holds by then.
+//
+// Errors: EINVALID (from past the last frame).
+func (out *Replay) window(from int) (*Replay, error) {
+	total := len(out.Frames)
+	if from < 0 || (from > 0 && from >= total) {
+		return nil, domain.Errorf(domain.EINVALID, "from: the replay has %d frames (0 to %d)", total, total-1)
+	}
+	out.From, out.Total = from, total
+	if from > 0 {
+		docs := map[string]json.RawMessage{}
+		for _, f := range out.Frames[:from+1] {
+			for k, v := range f.Docs {
+				if string(v) == "null" {
+					delete(docs, k)
+				} else {
+					docs[k] = v
+				}
+			}
+		}
+		if len(docs) > 0 {
+			out.Frames[from].Docs = docs
+		}
+	}
+	frames := out.Frames[from:]
+	size, n := 0, 0
+	for n < len(frames) {
+		b, err := json.Marshal(frames[n])
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 && size+len(b) > MaxReplayBytes {
+			break
+		}
+		size += len(b)
+		n++
+	}
+	out.Frames = frames[:n]
+	if from+n < total {
+		out.Next = from + n
+	}
+	return out, nil
 }
 
 // recordedSteps lists a game's recorded steps in the order they happened:
@@ -217,9 +273,9 @@ func recordedSteps(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]
 	if err := list(game[fLog]); err != nil {
 		return nil, err
 	}
-	// By the time each action ran (to the microsecond); actions of the same
-	// microsecond by when their event records were committed, then by
-	// version.
+	// By the time each action ran (to the microsecond); steps of the same
+	// microsecond by version when both version the game, else by when their
+	// event records were committed.
 	type keyed struct {
 		s    recStep
 		made time.Time
@@ -232,6 +288,9 @@ func recordedSteps(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]
 		a, b := ks[i], ks[j]
 		if !a.s.At.Equal(b.s.At) {
 			return a.s.At.Before(b.s.At)
+		}
+		if a.s.Seq > 0 && b.s.Seq > 0 {
+			return a.s.Seq < b.s.Seq
 		}
 		if !a.made.Equal(b.made) {
 			return a.made.Before(b.made)

@@ -40,6 +40,10 @@ interface ReplayResult {
   frames: Frame[];
   verified: boolean;
   diverged?: string;
+  from: number;
+  total: number;
+  /** where the next window starts, when the replay did not fit one reply. */
+  next?: number;
 }
 
 /** eventWords is what a step says in a line: its actor, its type and its events' words. */
@@ -83,15 +87,24 @@ export async function replayPage(root: HTMLElement, [id]: string[], s: Session):
     return () => {};
   }
   let r: ReplayResult;
+  const frames: Frame[] = [];
   try {
-    const reply = await post<{ result: ReplayResult }>(kind.function, { type: "replay", gameId: id, actionId: `replay-${Date.now()}` }, s.token);
-    r = reply.result;
+    // A long replay comes in windows (each about 4 MB at most): ask on
+    // from where the last one stopped.
+    let from = 0;
+    for (;;) {
+      const reply = await post<{ result: ReplayResult }>(kind.function, { type: "replay", gameId: id, actionId: `replay-${Date.now()}`, from }, s.token);
+      r = reply.result;
+      frames.push(...r.frames);
+      if (!r.next) break;
+      from = r.next;
+      status.textContent = `Replaying the game on the server… ${frames.length} of ${r.total} frames`;
+    }
   } catch (e) {
     status.textContent = "";
     err.show(e);
     return () => {};
   }
-  const frames = r.frames;
   let at = 0;
   let timer: number | undefined;
 
