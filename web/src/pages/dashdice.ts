@@ -55,7 +55,7 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
     room: h("p", { id: "room", hidden: true }),
     result: h("div", { id: "result", class: "result", role: "status" }),
     buttons: h("div", { class: "row buttons", id: "buttons", role: "group", "aria-label": "your moves" }),
-    events: h("ol", { id: "events", class: "events", reversed: true, "aria-label": "what happened, newest first" }),
+    events: h("ol", { id: "events", class: "events", reversed: true, "aria-label": "what happened, newest first", tabindex: 0 }),
   };
   const verify = new VerifyPanel();
   let game: GameDoc | null = null;
