@@ -55,12 +55,13 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
     room: h("p", { id: "room", hidden: true }),
     result: h("div", { id: "result", class: "result", role: "status" }),
     buttons: h("div", { class: "row buttons", id: "buttons", role: "group", "aria-label": "your moves" }),
-    events: h("ol", { id: "events", class: "events", reversed: true, "aria-label": "what happened, newest first" }),
+    events: h("ol", { id: "events", class: "events", reversed: true, "aria-label": "what happened, newest first", tabindex: 0 }),
   };
   const verify = new VerifyPanel();
   let game: GameDoc | null = null;
   let records: EventRecord[] = [];
   let code: string | undefined;
+  let fetching = false;
   const clock = deadlineClock(el.timer, 5000, () => void err.run(() => act("DashDice", { gameId: id, type: "advance" })));
 
   // Turn actions carry the version the player saw, so a double click or a
@@ -211,14 +212,18 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
     game(g) {
       if (!g) return err.show(`no game ${id}`);
       if (g.kind !== "dashdice") return navigate(`#/watch/${id}`);
-      const first = !game;
       game = g;
       render();
-      if (first && g.hasRoom && seat(g.state) === "host" && g.state.phase === "waiting") {
-        roomCode(s, id).then((c) => {
-          code = c;
-          render();
-        }, (e) => err.show(e));
+      // The host's room code, read once; again on a later snapshot if the
+      // read failed (the emulator or the network was away).
+      if (!code && !fetching && g.hasRoom && seat(g.state) === "host" && g.state.phase === "waiting") {
+        fetching = true;
+        roomCode(s, id)
+          .then((c) => {
+            code = c;
+            render();
+          }, (e) => err.show(e))
+          .finally(() => (fetching = false));
       }
     },
     events(r) {

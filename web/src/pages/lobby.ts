@@ -71,7 +71,7 @@ function kindCard(g: GameKind, stopped: () => boolean): HTMLElement {
     // A Tile Race's creator is its master admin: the reply carries that session.
     if (r.result.session?.token) useSession(r.result.session);
     navigate(gameRoute(g.kind, id));
-  }), { id: `create-${g.kind}` });
+  }), { id: `create-${g.kind}`, "aria-label": `Create a ${g.title} game` });
 
   const parts: (HTMLElement | false)[] = [
     h("h2", {}, g.title),
@@ -94,7 +94,7 @@ function kindCard(g: GameKind, stopped: () => boolean): HTMLElement {
     const join = button("Join", () => err.run(async () => {
       const r = await act(g.function, { type: "join", roomCode: code.input.value });
       navigate(gameRoute(g.kind, r.gameId!));
-    }), { id: `join-${g.kind}` });
+    }), { id: `join-${g.kind}`, "aria-label": `Join a ${g.title} game by its room code` });
     parts.push(h("div", { class: "row" }, code.row, join));
   }
   if (g.quickMatch) {
@@ -110,7 +110,7 @@ function kindCard(g: GameKind, stopped: () => boolean): HTMLElement {
         await new Promise((res) => setTimeout(res, 1000 + Math.random() * 500));
         if (stopped()) return;
       }
-    }), { id: `quick-${g.kind}` });
+    }), { id: `quick-${g.kind}`, "aria-label": `Quick match: ${g.title}` });
     parts.push(h("div", { class: "row" }, quick));
   }
   return h("section", { class: "card", id: `kind-${g.kind}` }, ...parts.filter((p): p is HTMLElement => !!p), status, err.el);

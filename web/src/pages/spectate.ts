@@ -17,7 +17,7 @@ export async function spectatePage(root: HTMLElement, [id]: string[], s: Session
   const err = new ErrorBox();
   const title = h("h1", {}, "Watching a game");
   const head = h("dl", { id: "game-head", class: "facts" });
-  const events = h("ol", { id: "events", class: "events", reversed: true, "aria-label": "what happened, newest first" });
+  const events = h("ol", { id: "events", class: "events", reversed: true, "aria-label": "what happened, newest first", tabindex: 0 });
   const verify = new VerifyPanel();
   let game: GameDoc | null = null;
   let records: EventRecord[] = [];
