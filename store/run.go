@@ -671,11 +671,21 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 						return nil
 					}
 				}
-				ref := st.actionRef(gameID, a)
 				if x.plan.Scope == domain.ScopeCreate {
-					ref = st.privateRef(gameID) // a create's reply (writeGame), whose game id only this action makes
+					// A create that wrote the game document alone keeps its
+					// reply in private/server (writeGame); its game id only
+					// this action makes.
+					if prev, err2 := recordedReply(tx.Get(st.privateRef(gameID))); err2 != nil {
+						return err2
+					} else if prev != nil && len(prev.reply) > 0 {
+						if prev.hash != hash {
+							return reused(a)
+						}
+						reply, x.done.Session = prev.reply, prev.session
+						return nil
+					}
 				}
-				prev, rerr := recordedReply(tx.Get(ref))
+				prev, rerr := recordedReply(tx.Get(st.actionRef(gameID, a)))
 				if rerr != nil {
 					return rerr
 				}
