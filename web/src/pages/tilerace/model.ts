@@ -190,7 +190,7 @@ export function freeColor(teams: { color: string }[]): string {
   return PALETTE.find((c) => !used.has(c)) ?? PALETTE[teams.length % PALETTE.length];
 }
 
-/** inkOn picks black or white text for a background colour (contrast ≥ 4.5 on the palette). */
+/** inkOn picks black or white text for a background colour (contrast ≥ 4.5 for any colour). */
 export function inkOn(hex: string): string {
   const m = /^#?([0-9a-f]{6})$/i.exec(hex);
   if (!m) return "#111";
@@ -200,7 +200,11 @@ export function inkOn(hex: string): string {
     return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
   };
   const L = 0.2126 * lin((n >> 16) & 255) + 0.7152 * lin((n >> 8) & 255) + 0.0722 * lin(n & 255);
-  return L > 0.18 ? "#111" : "#fff";
+  // Pure black or white, whichever contrasts more: one of them always
+  // reaches 4.58:1 (WCAG AA for small text), whatever the team's colour.
+  const onBlack = (L + 0.05) / 0.05;
+  const onWhite = 1.05 / (L + 0.05);
+  return onBlack >= onWhite ? "#000" : "#fff";
 }
 
 /**
