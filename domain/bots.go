@@ -106,3 +106,9 @@ type Evaluator[S any] interface {
 type Resigner interface {
 	Resigns(mv Move) bool
 }
+
+// AddBotRequest is the payload of addBot.
+type AddBotRequest struct {
+	// Level is the bot's strength: random or strong.
+	Level string `json:"level" field:"enum=random|strong"`
+}

@@ -156,6 +156,9 @@ func (s *Server) act(ctx context.Context, e domain.Entry, docs payloads, actor d
 	case domain.ActionJoin:
 		drop = append(drop, "roomCode")
 	}
+	if env.Type == domain.ActionAddBot {
+		return s.addBot(ctx, e, actor, env, body)
+	}
 	pw, hasPassword := e.Game.(domain.Passworder)
 	if hasPassword && pw.PasswordMin(env.Type) > 0 {
 		drop = append(drop, "password")
