@@ -63,5 +63,5 @@ func idle(g Game, me domain.Actor, now time.Time) (domain.Move, bool) {
 // moves (buys, moves, attacks, then endTurn), so the search looks about one
 // turn ahead and judges there by material and structures.
 func BotSpec() bot.Spec[Game] {
-	return bot.Spec[Game]{Rules: Rules{}, Lister: Rules{}, Resign: botHelper{}, Eval: botHelper{}, Depth: 16, Playouts: 150, Rollout: 2, Idle: idle}
+	return bot.Spec[Game]{Rules: Rules{}, Lister: Rules{}, Resign: botHelper{}, Eval: botHelper{}, Depth: 16, Playouts: 80, Rollout: 2, Idle: idle}
 }
