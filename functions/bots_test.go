@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -111,5 +112,50 @@ func TestAddBotSeatsOnceAndPlays(t *testing.T) {
 	if m.CurrentPlayerID == alice.ID {
 		require.Zero(t, n, "the bot moved on the person's turn")
 		require.Equal(t, v, v2)
+	}
+}
+
+func TestQuickMatchOffersABotAfterTheWait(t *testing.T) {
+	s := newStack(t)
+	alice := s.guest("Alice")
+	qm := map[string]any{"actionId": "q1", "type": domain.ActionQuickMatch, "mode": "classic", "botAfter": 10}
+	code, out := s.post(alice.Token, "DashDice", qm)
+	require.Equal(t, http.StatusOK, code, "quickMatch: %v", out)
+	require.Equal(t, "waiting", out["result"].(map[string]any)["status"])
+	s.advance(5 * time.Second)
+	code, out = s.post(alice.Token, "DashDice", qm)
+	require.Equal(t, http.StatusOK, code, "quickMatch poll: %v", out)
+	require.Equal(t, "waiting", out["result"].(map[string]any)["status"], "a bot before the wait")
+	s.advance(6 * time.Second)
+	code, out = s.post(alice.Token, "DashDice", qm)
+	require.Equal(t, http.StatusOK, code, "quickMatch poll: %v", out)
+	res := out["result"].(map[string]any)
+	require.Equal(t, "matched", res["status"])
+	m, _ := gameState(t, s, res["gameId"])
+	require.Equal(t, alice.ID, m.Host.ID, "the waiting player hosts")
+	require.NotNil(t, m.Opponent)
+	if got, want := m.Opponent.ID, domain.BotActor(domain.BotStrong, 1).ID; got != want {
+		t.Fatalf("got opponent %q, want %q", got, want)
+	}
+	// The next poll is the same match.
+	code, again := s.post(alice.Token, "DashDice", qm)
+	require.Equal(t, http.StatusOK, code)
+	require.Equal(t, res["gameId"], again["result"].(map[string]any)["gameId"])
+}
+
+func TestQuickMatchBotAfterRefusals(t *testing.T) {
+	s := newStack(t)
+	alice := s.guest("Alice")
+	for _, c := range []struct {
+		name     string
+		botAfter any
+	}{{"zero", 0}, {"too long", 601}, {"text", "soon"}, {"fraction", 1.5}} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out := s.post(alice.Token, "DashDice", map[string]any{"actionId": "q-" + c.name, "type": domain.ActionQuickMatch, "mode": "classic", "botAfter": c.botAfter})
+			if got, want := code, http.StatusBadRequest; got != want {
+				t.Fatalf("got %d %v, want %d", got, out, want)
+			}
+			require.Contains(t, out["error"].(map[string]any)["message"], "botAfter")
+		})
 	}
 }

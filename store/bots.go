@@ -160,3 +160,59 @@ func playBot(ctx context.Context, st *Store, kind, gameID string, bot domain.Act
 	}
 	return false, err
 }
+
+// QuickMatchOrBot is QuickMatch for a caller who will play a bot rather than
+// wait longer than botAfter (0: wait for a person only): a poll of the same
+// search (same action id) that finds nobody after botAfter makes the
+// caller's game with a strong bot as the opponent, seated through the
+// game's join exactly as a paired person is (pairGame), and marks the
+// caller's ticket matched — in one transaction conditional on the ticket,
+// so a person who claims the caller first wins and no game is made twice.
+//
+// Errors: as QuickMatch; EINVALID when botAfter is set for a game without
+// bots.
+func QuickMatchOrBot(ctx context.Context, st *Store, kind string, me domain.Actor, actionID string, payload json.RawMessage, botAfter time.Duration) (Ticket, error) {
+	e, ok := st.Games.Find(kind)
+	if ok && botAfter > 0 && e.Bots == nil {
+		return Ticket{}, domain.Errorf(domain.EINVALID, "botAfter: %s games take no bots", kind)
+	}
+	t, err := QuickMatch(ctx, st, kind, me, actionID, payload)
+	if err != nil || botAfter <= 0 || t.Status != ticketWaiting || st.now().Sub(t.Since) < botAfter {
+		return t, err
+	}
+	m, _ := e.Game.(domain.Matcher) // QuickMatch checked it
+	name, _, err := m.Queue(payload)
+	if err != nil {
+		return Ticket{}, err
+	}
+	mine := st.FS.Collection(colQueues).Doc(kind + "-" + name).Collection(colTickets).Doc(me.ID)
+	bot := domain.BotActor(domain.BotStrong, 1)
+	id := NewID()
+	var out Ticket
+	err = st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		now := st.now()
+		cur, snap, err := ticketOf(tx.Get(mine))
+		if err != nil {
+			return err
+		}
+		if cur.ActionID != actionID || cur.Status != ticketWaiting {
+			out = cur.ticket() // matched meanwhile, or left
+			return nil
+		}
+		join := bot
+		if err := st.pairGame(ctx, tx, e, id, me, actionID, json.RawMessage(cur.Create), join, "quickMatchBot~"+actionID, payload, now); err != nil {
+			return err
+		}
+		t := cur
+		t.Status, t.GameID, t.Since, t.Seen, t.Create = ticketMatched, id, now, now, ""
+		out = t.ticket()
+		return tx.Update(mine, []firestore.Update{
+			{Path: "status", Value: ticketMatched}, {Path: "gameId", Value: id}, {Path: "since", Value: now},
+			{Path: "seen", Value: now}, {Path: "create", Value: firestore.Delete},
+		}, firestore.LastUpdateTime(snap.UpdateTime))
+	}, firestore.MaxAttempts(1))
+	if lostRace(err) {
+		return QuickMatch(ctx, st, kind, me, actionID, payload) // someone claimed me: the match
+	}
+	return out, err
+}
