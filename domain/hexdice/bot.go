@@ -12,8 +12,18 @@ import (
 // a game their search stops in.
 type botHelper struct{}
 
-// Resigns implements domain.Resigner: a bot never surrenders.
-func (botHelper) Resigns(mv domain.Move) bool { return mv.Type == ActionSurrender }
+// Resigns implements domain.Resigner: a bot never surrenders, and in
+// simultaneous mode it saves no drafts: each is a write of its own, and a
+// bot saving one draft after another would write the game until the
+// planning timer. It submits (empty orders: a simultaneous-mode bot only
+// holds; docs/bots.md).
+func (botHelper) Resigns(mv domain.Move) bool {
+	if mv.Type == ActionOrders {
+		submit, _ := mv.Payload["submit"].(bool)
+		return !submit
+	}
+	return mv.Type == ActionSurrender
+}
 
 // Evaluate implements domain.Evaluator: material and position, each side's
 // worth in coins — its troops (their cost, by the HP they have left), the
