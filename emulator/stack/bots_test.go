@@ -44,7 +44,7 @@ func startBare(t *testing.T) *Stack {
 	return nil
 }
 
-// TestPersonPlaysABotThroughTheStack: a guest creates a DashDice match, adds
+// TestPersonPlaysABotThroughTheStack: a guest creates a Classic DashDice match, adds
 // a strong bot, and plays it to the end with nothing but HTTP calls; the bot
 // moves through the emulator's document trigger (and the tick). It measures
 // the time from each of the person's actions that hands the bot the turn to
@@ -63,7 +63,7 @@ func TestPersonPlaysABotThroughTheStack(t *testing.T) {
 		require.NoError(t, err)
 		return out
 	}
-	out := call(map[string]any{"actionId": "create", "type": "create", "mode": "quickfire", "turnSeconds": 0})
+	out := call(map[string]any{"actionId": "create", "type": "create", "mode": "classic", "turnSeconds": 0})
 	id := out["result"].(map[string]any)["gameId"].(string)
 	added := call(map[string]any{"gameId": id, "actionId": "add", "type": domain.ActionAddBot, "level": domain.BotStrong})
 	version := int64(added["version"].(float64))
