@@ -91,6 +91,9 @@ type PlatformRequest struct {
 	RoomCode string `json:"roomCode" field:"text,max=32"`
 	// Password is checked for length by the action (Passworder).
 	Password string `json:"password" field:"text,max=72"`
+	// BotAfter is a quickMatch's wait, in seconds, after which a strong
+	// bot takes the other seat (games with bots: docs/bots.md).
+	BotAfter *int64 `json:"botAfter" field:"int,min=1,max=600"`
 }
 
 // PlatformField is the reference's entry for a field the platform reads

@@ -101,8 +101,15 @@ type Evaluator[S any] interface {
 }
 
 // Resigner is implemented by a game's bot helper whose listing includes
-// moves that give the game up or leave it (forfeit, surrender, a rematch
-// offer): bots never choose them, and random playouts skip them.
+// moves a bot must not play: those that give the game up or leave it
+// (forfeit, surrender, a rematch offer), or that only save a draft. Bots
+// never choose them, and random playouts skip them.
 type Resigner interface {
 	Resigns(mv Move) bool
+}
+
+// AddBotRequest is the payload of addBot.
+type AddBotRequest struct {
+	// Level is the bot's strength: random or strong.
+	Level string `json:"level" field:"enum=random|strong"`
 }

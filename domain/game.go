@@ -334,15 +334,16 @@ type Admitter interface {
 	Admit(a Actor, gameID, action string) error
 }
 
-// DefaultAdmit lets players and guests act and refuses any token scoped to
-// a game (a Tile Race team or admin) or made for another role.
+// DefaultAdmit lets players, guests and bots (docs/bots.md: the platform
+// acts for them, no session is ever issued to one) act and refuses any token
+// scoped to a game (a Tile Race team or admin) or made for another role.
 //
 // Errors: EFORBIDDEN.
 func DefaultAdmit(a Actor, gameID, action string) error {
 	if a.Game != "" {
 		return Errorf(EFORBIDDEN, "this session is for game %q only; sign in as a player or guest", a.Game)
 	}
-	if a.Role != RoleGuest && a.Role != RolePlayer {
+	if a.Role != RoleGuest && a.Role != RolePlayer && a.Role != RoleBot {
 		return Errorf(EFORBIDDEN, "a %s session cannot act here; sign in as a player or guest", a.Role)
 	}
 	return nil

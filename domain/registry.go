@@ -36,6 +36,10 @@ type Entry struct {
 	// Outbox delivers the messages the game writes to its outbox slot
 	// (SlotOutbox); nil for a game that sends none.
 	Outbox *Outbox
+	// Bots plays the game's seats for the platform (docs/bots.md): the host
+	// adds a bot with addBot, quick match may seat one, and the document
+	// trigger and the tick move it. nil: the game takes no bots.
+	Bots Bots
 	// Demo seeds the local stack with a game to play.
 	Demo Demo
 	// Load is the game's load-generator scenario.

@@ -155,6 +155,11 @@ func (s *Server) act(ctx context.Context, e domain.Entry, docs payloads, actor d
 		drop = append(drop, "seed")
 	case domain.ActionJoin:
 		drop = append(drop, "roomCode")
+	case domain.ActionQuickMatch:
+		drop = append(drop, "botAfter")
+	}
+	if env.Type == domain.ActionAddBot {
+		return s.addBot(ctx, e, actor, env, body)
 	}
 	pw, hasPassword := e.Game.(domain.Passworder)
 	if hasPassword && pw.PasswordMin(env.Type) > 0 {
@@ -171,7 +176,13 @@ func (s *Server) act(ctx context.Context, e domain.Entry, docs payloads, actor d
 	room := ""
 	switch env.Type {
 	case domain.ActionQuickMatch:
-		t, err := store.QuickMatch(ctx, s.Store, kind, actor, env.ActionID, payload)
+		var wait struct {
+			BotAfter int64 `json:"botAfter"` // its kind is checked with the envelope's
+		}
+		if err := decodeObject(body, &wait); err != nil {
+			return nil, err
+		}
+		t, err := store.QuickMatchOrBot(ctx, s.Store, kind, actor, env.ActionID, payload, time.Duration(wait.BotAfter)*time.Second)
 		if err != nil {
 			return nil, err
 		}

@@ -9,7 +9,10 @@
 package games
 
 import (
+	"time"
+
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/bot"
 	"github.com/meeple-games/meeple/domain/codebowl"
 	"github.com/meeple-games/meeple/domain/dashdice"
 	"github.com/meeple-games/meeple/domain/hexdice"
@@ -27,6 +30,7 @@ var all = domain.Registry{
 		Game:     dashdice.NewGame(),
 		Function: "DashDice",
 		Stats:    true,
+		Bots:     bot.New(clocked(dashdice.BotSpec())),
 		Demo:     dashDiceDemo,
 		Load:     dashDiceLoad,
 	},
@@ -55,6 +59,7 @@ var all = domain.Registry{
 		Game:     hexdice.NewPlatformGame(),
 		Function: "HexDice",
 		Stats:    true, // per turn mode (docs/hexdice.md)
+		Bots:     bot.New(clocked(hexdice.BotSpec())),
 		Demo:     hexDiceDemo,
 		Load:     hexDiceLoad,
 	},
@@ -69,3 +74,10 @@ var all = domain.Registry{
 
 // All returns the registry.
 func All() domain.Registry { return all }
+
+// clocked bounds a bot's strong moves by the wall clock too (bot.DefaultBudget)
+// besides their playouts, so a slow instance never takes long over a move.
+func clocked[S any](sp bot.Spec[S]) bot.Spec[S] {
+	sp.Clock = time.Now
+	return sp
+}

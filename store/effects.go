@@ -130,6 +130,11 @@ func (s *Store) collectEffects(tx txn, gameID, seq string, record map[string]any
 		if !validID(kind) || !validID(mode) {
 			return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: bad kind %q or mode %q", gameID, seq, kind, mode)
 		}
+		if withBot(over) {
+			// A game with a bot changes nobody's stats or leaderboards
+			// (docs/bots.md): a win against a random mover is no win.
+			continue
+		}
 		b := board{kind, mode}
 		results := map[string]string{}
 		var order []string
@@ -281,4 +286,16 @@ func (s *Store) statsWrites(tx txn, gameID, seq string, record map[string]any, f
 func validID(s string) bool {
 	return s != "" && len(s) <= 500 && s != "." && s != ".." && !strings.Contains(s, "/") &&
 		!(strings.HasPrefix(s, "__") && strings.HasSuffix(s, "__"))
+}
+
+// withBot reports whether a bot played in a finished game.
+func withBot(over domain.GameOver) bool {
+	for _, ids := range [][]string{over.Players, over.Winners, over.Losers} {
+		for _, p := range ids {
+			if domain.IsBot(p) {
+				return true
+			}
+		}
+	}
+	return false
 }

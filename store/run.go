@@ -273,7 +273,9 @@ func (at *attempt) checkGame() error {
 // Errors: EFORBIDDEN.
 func (at *attempt) checkRoom() error {
 	x := at.x
-	if x.req.Action.Type != domain.ActionJoin || !at.game.Private || x.req.Action.Actor.Role == domain.RoleSystem {
+	// A bot is seated by the platform for the host, who has the code.
+	role := x.req.Action.Actor.Role
+	if x.req.Action.Type != domain.ActionJoin || !at.game.Private || role == domain.RoleSystem || role == domain.RoleBot {
 		return nil
 	}
 	code, err := x.st.roomCodeOf(at.tx, x.req.GameID)

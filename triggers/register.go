@@ -22,7 +22,7 @@ const (
 // it watches: the local stack registers these with the emulator
 // (fsemu.Admin.RegisterTrigger), production with an Eventarc trigger on
 // google.cloud.firestore.document.v1.written.
-var DocumentTriggers = map[string]string{GameEventFunction: EventRecordPattern, OutboxFunction: OutboxPattern}
+var DocumentTriggers = map[string]string{GameEventFunction: EventRecordPattern, OutboxFunction: OutboxPattern, BotTurnFunction: GamePattern}
 
 // Deploy registers the CloudEvent functions with the Functions Framework,
 // running the games of reg: the deploy root calls it at init.
@@ -75,12 +75,13 @@ func Functions() map[string]CloudEventFunc {
 		GameEventFunction: lazy((*Triggers).GameEvent),
 		TickFunction:      lazy((*Triggers).Tick),
 		OutboxFunction:    lazy((*Triggers).Outbox),
+		BotTurnFunction:   lazy((*Triggers).BotTurn),
 	}
 }
 
 // Functions returns t's CloudEvent functions by name, for a LegacyHandler.
 func (t *Triggers) Functions() map[string]CloudEventFunc {
-	return map[string]CloudEventFunc{GameEventFunction: t.GameEvent, TickFunction: t.Tick, OutboxFunction: t.Outbox}
+	return map[string]CloudEventFunc{GameEventFunction: t.GameEvent, TickFunction: t.Tick, OutboxFunction: t.Outbox, BotTurnFunction: t.BotTurn}
 }
 
 // LegacyHandler returns the handler that serves the Firestore emulator's

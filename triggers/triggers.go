@@ -173,6 +173,9 @@ type TickReport struct {
 	// projections it rebuilt, of those the ones it wrote (changed), and
 	// rebuilds that failed (taken again next tick).
 	Projected, Rebuilt, Changed, RebuildErrors int
+	// Active games with a bot unwritten for store.BotStall, and the bot
+	// moves the tick made in them (docs/bots.md).
+	BotGames, BotMoves int
 }
 
 // Tick is the function for the scheduler's Pub/Sub message: it runs one tick
@@ -296,6 +299,10 @@ func (t *Triggers) runTick(ctx context.Context, now time.Time) (TickReport, erro
 			r.Errors++
 		}
 	})
+	r.BotGames, r.BotMoves, err = t.playStalledBots(ctx, now)
+	if err != nil {
+		errs = append(errs, err)
+	}
 	out, err := t.Store.DueOutbox(ctx, now, orDefault(t.MaxOutbox, DefaultMaxOutbox))
 	if err != nil {
 		errs = append(errs, err)

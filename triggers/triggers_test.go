@@ -296,9 +296,10 @@ func TestTickFunction(t *testing.T) {
 }
 
 func TestFunctions(t *testing.T) {
-	require.ElementsMatch(t, []string{"GameEvent", "Tick", "Outbox"}, keys(triggers.Functions()))
-	require.ElementsMatch(t, []string{"GameEvent", "Tick", "Outbox"}, keys(newEnv(t).tr.Functions()))
-	require.Equal(t, map[string]string{"GameEvent": "games/{gameId}/events/{eventId}", "Outbox": "games/{gameId}/outbox/{key}"},
+	require.ElementsMatch(t, []string{"GameEvent", "Tick", "Outbox", "BotTurn"}, keys(triggers.Functions()))
+	require.ElementsMatch(t, []string{"GameEvent", "Tick", "Outbox", "BotTurn"}, keys(newEnv(t).tr.Functions()))
+	require.Equal(t, map[string]string{"GameEvent": "games/{gameId}/events/{eventId}", "Outbox": "games/{gameId}/outbox/{key}",
+		"BotTurn": "games/{gameId}"},
 		triggers.DocumentTriggers)
 }
 

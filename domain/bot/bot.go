@@ -49,6 +49,9 @@ type Spec[S any] struct {
 	// a nil Clock only Playouts bounds it (deterministic: tests, botmatch).
 	Budget time.Duration
 	Clock  func() time.Time
+	// Idle, when set, is what a bot with no move sends to stay seated (a
+	// game that counts a silent player as gone): ok false for nothing.
+	Idle func(s S, me domain.Actor, now time.Time) (domain.Move, bool)
 	// JoinPayload is the payload of the join that seats a bot (nil: {}).
 	JoinPayload json.RawMessage
 }
@@ -210,6 +213,9 @@ func (b bots[S]) Move(state json.RawMessage, bot domain.Actor, level string, see
 	}
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	mv, ok := b.sp.Choose(s, bot, level, rng, now)
+	if !ok && b.sp.Idle != nil {
+		mv, ok = b.sp.Idle(s, bot, now)
+	}
 	return mv, ok, nil
 }
 

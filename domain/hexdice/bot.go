@@ -2,6 +2,7 @@ package hexdice
 
 import (
 	"math"
+	"time"
 
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/domain/bot"
@@ -11,8 +12,18 @@ import (
 // a game their search stops in.
 type botHelper struct{}
 
-// Resigns implements domain.Resigner: a bot never surrenders.
-func (botHelper) Resigns(mv domain.Move) bool { return mv.Type == ActionSurrender }
+// Resigns implements domain.Resigner: a bot never surrenders, and in
+// simultaneous mode it saves no drafts: each is a write of its own, and a
+// bot saving one draft after another would write the game until the
+// planning timer. It submits (empty orders: a simultaneous-mode bot only
+// holds; docs/bots.md).
+func (botHelper) Resigns(mv domain.Move) bool {
+	if mv.Type == ActionOrders {
+		submit, _ := mv.Payload["submit"].(bool)
+		return !submit
+	}
+	return mv.Type == ActionSurrender
+}
 
 // Evaluate implements domain.Evaluator: material and position, each side's
 // worth in coins — its troops (their cost, by the HP they have left), the
@@ -44,9 +55,23 @@ func (botHelper) Evaluate(g Game, me domain.Actor) float64 {
 	return 0.5 + 0.5*math.Tanh((worth[seat]-worth[1-seat])/600)
 }
 
+// BotIdle is how long a bot with nothing to play stays silent before it
+// sends a heartbeat: well inside the disconnect clock (60 s by default),
+// so a person thinking long never makes the bot forfeit as disconnected.
+const BotIdle = 20 * time.Second
+
+// idle is the heartbeat of a seated bot silent for BotIdle.
+func idle(g Game, me domain.Actor, now time.Time) (domain.Move, bool) {
+	seat := g.SeatOf(me.ID)
+	if seat < 0 || g.Phase != PhasePlaying || now.Sub(g.Players[seat].LastSeen) < BotIdle {
+		return domain.Move{}, false
+	}
+	return domain.Move{Type: ActionHeartbeat}, true
+}
+
 // BotSpec is Hex & Dice as the bots play it (docs/bots.md): a turn is many
 // moves (buys, moves, attacks, then endTurn), so the search looks about one
 // turn ahead and judges there by material and structures.
 func BotSpec() bot.Spec[Game] {
-	return bot.Spec[Game]{Rules: Rules{}, Lister: Rules{}, Resign: botHelper{}, Eval: botHelper{}, Depth: 16, Playouts: 150, Rollout: 2}
+	return bot.Spec[Game]{Rules: Rules{}, Lister: Rules{}, Resign: botHelper{}, Eval: botHelper{}, Depth: 16, Playouts: 80, Rollout: 2, Idle: idle}
 }
