@@ -347,7 +347,7 @@ func (r *replayer) play(start replayStart, steps []recStep, inputs map[string]re
 	got, _ := r.gameField("state")
 	want, _ := fieldOf(stored, "state")
 	if !sameJSON(got, want) {
-		return fail("the replayed final state differs from the stored one")
+		return fail("the replayed final state differs from the stored one (in %s)", differing(got, want))
 	}
 	gv, _ := r.gameField(fVersion)
 	wv, _ := fieldOf(stored, fVersion)
@@ -836,4 +836,28 @@ func mayRead(a domain.Access, key string, viewer domain.Actor) bool {
 		return key != "" && (key == viewer.ID || key == viewer.Local())
 	}
 	return false
+}
+
+// differing names the top-level fields in which two JSON objects differ.
+func differing(a, b json.RawMessage) string {
+	var x, y map[string]json.RawMessage
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return "its value"
+	}
+	var keys []string
+	for k := range x {
+		if !sameJSON(x[k], y[k]) {
+			keys = append(keys, k)
+		}
+	}
+	for k := range y {
+		if _, ok := x[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	if len(keys) > 5 {
+		keys = append(keys[:5], "…")
+	}
+	return strings.Join(keys, ", ")
 }
