@@ -186,6 +186,7 @@ try {
   await shot(ann, "07-dashdice-over-verified.png");
   await shot(vi, "08-spectator.png");
   check((await vi.page.locator("#roll, #bank, #join, #call-odd, #rematch").count()) === 0, "the spectator page has no action buttons");
+  check((await a.locator("#replay-link").count()) === 1, "a finished match links to its replay");
 
   // Tampered: one recorded die changed fails, naming the step.
   await a.evaluate(() => {
@@ -224,6 +225,15 @@ try {
   }
   check(ann.page.url() === ben.page.url(), "both players are in the rematch");
   await shot(ben, "10-rematch.png");
+
+  // A bot from the page: Ann creates a match and seats a random bot; the
+  // server moves it (the bot calls odd or even) with no page of its own.
+  await a.goto(url);
+  await a.locator("#create-dashdice").click();
+  await a.locator("#bot-random").click();
+  await a.waitForFunction(() => ["gameplay", "gameOver"].includes(document.querySelector("#phase")?.getAttribute("data-phase") ?? ""), null, { timeout: 30000 });
+  check(/bot/i.test(await text(ann, "#opponent")), `the bot sits opposite Ann: ${await text(ann, "#opponent")}`);
+  await shot(ann, "11-dashdice-bot.png");
 
   // The bundle as built.
   const assets = join(here, "..", "dist", "assets");

@@ -83,6 +83,10 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
     bank: button("Bank", () => send("bank"), { id: "bank", "aria-keyshortcuts": "B" }),
     forfeit: button("Forfeit", () => (confirm("Forfeit this match?") ? send("forfeit") : undefined), { id: "forfeit", class: "danger" }),
     rematch: button("Rematch", () => send("rematch"), { id: "rematch", class: "primary" }),
+    // The host seats a bot in a waiting match (docs/bots.md): it plays
+    // through the same pipeline, moved by the server.
+    botRandom: button("Play a random bot", () => send("addBot", { level: "random" }), { id: "bot-random" }),
+    botStrong: button("Play a strong bot", () => send("addBot", { level: "strong" }), { id: "bot-strong" }),
   };
 
   root.replaceChildren(
@@ -167,12 +171,14 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
         el.result.dataset.headline = headline;
         replace(el.result, h("p", { id: "winner", class: `winner${st.draw || st.endReason === "cancelled" ? " plain" : ""}` }, headline));
         if (st.rematchId) el.result.append(h("p", {}, h("a", { href: `#/${watching ? "watch" : "dashdice"}/${st.rematchId}`, id: "rematch-link" }, "Go to the rematch")));
+        if (st.endReason !== "cancelled") el.result.append(h("p", {}, h("a", { href: `#/replay/${id}`, id: "replay-link" }, "Watch the replay")));
       }
     } else if (el.result.childElementCount) replace(el.result);
 
     const show: HTMLButtonElement[] = [];
     if (!watching) {
       if (st.phase === "waiting" && !mySeat) show.push(btn.join);
+      if (st.phase === "waiting" && mySeat === "host") show.push(btn.botRandom, btn.botStrong);
       if (st.phase === "turnDecider" && mySeat === "opponent") show.push(btn.odd, btn.even);
       if (st.phase === "gameplay" && st.currentPlayerId === me) {
         show.push(btn.roll);
