@@ -68,8 +68,11 @@ type Outcome struct {
 // Spawn is a new game of the same kind, created with the action that made it.
 type Spawn struct {
 	ID     string
-	State  any    // the rule set's state type
+	State  any    // the rule set's state type (a hidden game's: its public projection)
 	Header Header // filled in by Single
+	// Writes are the new game's other documents, created with it (a hidden
+	// game's private/state and views: Single fills them).
+	Writes []Write
 }
 
 // Rules is one game's rule set, as the shared pipeline drives it. S is the

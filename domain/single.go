@@ -78,7 +78,7 @@ func (g single[S]) Run(d Docs, a Action, env Env) (Change, error) {
 	if err != nil {
 		return Change{}, err
 	}
-	r := singleRun[S]{rules: g.Rules, state: doc.State, version: doc.Version, env: env}
+	r := singleRun[S]{rules: g.Rules, state: doc.State, version: doc.Version, env: env, spawnHidden: g.Hidden}
 	if hidden {
 		r.hidden, r.recent, r.fresh = g.Hidden, recent, map[string]bool{}
 	}
@@ -162,6 +162,9 @@ type singleRun[S any] struct {
 	hidden *Hidden[S]
 	recent map[string][]SeenStep
 	fresh  map[string]bool
+	// spawnHidden is the game's Hidden, for the games a step spawns: a
+	// finished game hides nothing, its rematch does.
+	spawnHidden *Hidden[S]
 }
 
 // stepEnv is the Env of the step that makes the next version.
@@ -209,6 +212,12 @@ func (r *singleRun[S]) record(s S, actor Actor, typ string, out Outcome) {
 		st, ok := sp.State.(S)
 		if ok {
 			sp.Header = r.rules.Header(st)
+			if h := r.spawnHidden; h != nil && h.Hides(st) {
+				// A hidden game's rematch is hidden from its first version:
+				// its game document public, its state and views server-side.
+				ws := hiddenWrites(h, st, st, sp.Header, 0, true, map[string][]SeenStep{}, nil)
+				sp.State, sp.Writes = ws[0].Value, ws[1:]
+			}
 		}
 		r.ch.Spawn = append(r.ch.Spawn, sp)
 	}

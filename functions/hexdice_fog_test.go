@@ -491,6 +491,19 @@ func playFogGame(t *testing.T, s *stack, c *docCounter, stats *fogScanStats, mod
 	if mode == hexdice.Alternating {
 		require.Equal(t, final.First.Other(), ng.First, "the other player first")
 	}
+	if fog {
+		// The rematch is hidden from its first version: its game document
+		// holds no troop, its whole state is server-side, and each player
+		// has a view.
+		gd, _, _ := p.docJSON("games/" + next)
+		require.Empty(t, gd["state"].(map[string]any)["troops"], "a fog rematch's game document is public from the start")
+		_, _, ok := p.docJSON("games/" + next + "/private/state")
+		require.True(t, ok, "the rematch's whole state is in private/state")
+		for _, pl := range p.players {
+			_, _, ok := p.docJSON("games/" + next + "/views/" + pl.ID)
+			require.True(t, ok, "the rematch has %s's view", pl.ID)
+		}
+	}
 }
 
 // TestHexDiceFogLeakScan is the leak scanner. Its figures go to the test

@@ -192,6 +192,24 @@ func spawnStart(sp domain.Spawn) map[string]any {
 	if err != nil {
 		return nil
 	}
+	for _, w := range sp.Writes {
+		if w.DocID.Slot != domain.SlotHiddenState {
+			continue
+		}
+		// A hidden game's first state is its whole state, not the public
+		// projection its game document starts with.
+		b, err := json.Marshal(w.Value)
+		if err != nil {
+			return nil
+		}
+		var hd struct {
+			State json.RawMessage `json:"state"`
+		}
+		if json.Unmarshal(b, &hd) != nil || hd.State == nil {
+			return nil
+		}
+		state = hd.State
+	}
 	h := sp.Header
 	b, err := json.Marshal(replayStart{State: state, Header: &h})
 	if err != nil {

@@ -378,6 +378,16 @@ func (at *attempt) write() error {
 		if err := createGame(tx, st, kind, sp.ID, sp.Header, sp.State, NewSeed(), "", now, nil, private); err != nil {
 			return err
 		}
+		for _, w := range sp.Writes {
+			p, err := x.sl.path(sp.ID, w.DocID)
+			if err != nil {
+				return err
+			}
+			w.Create = true
+			if err := writeDoc(tx, st.FS.Doc(p), w, at.rs, now, kind); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
