@@ -5,7 +5,8 @@
 // own troops drawn, and no enemy troop on a hex it does not see now. They
 // buy, move and end turns by clicking; after every click the other page
 // shows the new version. A spectator's page shows the fog note and no
-// troops. Then a simultaneous fog room: both plan a buy, submit, and each
+// troops. Turns are ended to round 5 and Ann surrenders: every page then
+// draws the whole final board (both marines, no fog). Then a simultaneous fog room: both plan a buy, submit, and each
 // page shows its own marine. Started by emulator/browser (go test); by hand:
 //
 //   MEEPLE_URL=http://127.0.0.1:8090/ node tests/hexfog.mjs
@@ -144,6 +145,21 @@ await run("hexfog", async (browser, metrics) => {
   check((await cy.page.locator("#hd-board .hd-troop").count()) === 0, "the spectator's page draws no troops during the game");
   check((await cy.page.locator('#hd-board[data-fog="on"]').count()) === 0, "the spectator's page reads no view (no fog drawn)");
   await shot(cy, "hf-03-spectator.png");
+
+  // ---- to the end: turns ended until round 5, then a surrender; the whole final board ----
+  for (let i = 0; i < 12 && !(await ann.page.locator("#hd-surrender").count()); i++) {
+    const [p, other] = await onTurn(both, "#hd-end-turn");
+    await clickAndSee(p, other, "#hd-end-turn", lat);
+  }
+  ann.page.once("dialog", (d) => d.accept());
+  await ann.page.locator("#hd-surrender").click();
+  for (const p of [ann, ben, cy]) {
+    await p.page.waitForFunction(() => document.querySelector("#phase")?.textContent === "over");
+    await p.page.waitForFunction(() => document.querySelectorAll("#hd-board .hd-troop").length === 2);
+    check((await p.page.locator('#hd-board[data-fog="off"]').count()) === 1 && !(await p.page.locator("#hd-fog-note").isVisible()),
+      `after the game ${p.name}'s page draws the whole final board: both marines, no fog, no fog note`);
+  }
+  await shot(cy, "hf-04-over-spectator.png");
   await cy.context.close();
 
   // ---- simultaneous fog room: both plan a buy, submit; each page shows its own marine ----
@@ -171,7 +187,7 @@ await run("hexfog", async (browser, metrics) => {
   check(true, "simultaneous fog: the orders resolved and each page draws its own marine");
   await fogged(ann, ben, "simultaneous, round 2");
   await fogged(ben, ann, "simultaneous, round 2");
-  await shot(ben, "hf-04-simultaneous.png");
+  await shot(ben, "hf-05-simultaneous.png");
 
   metrics.hexfogSimultaneousClickToOtherMs = quantiles(simLat);
   metrics.clickToOtherMs = quantiles([...lat, ...simLat]);

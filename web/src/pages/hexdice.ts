@@ -276,7 +276,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
   board.append(terrainDefs(), fogDefs(), hexLayer, fogLayer, highlightLayer, planLayer, pieceLayer);
 
   /** drawFog covers the map as the player's view says (nothing outside a fog game, or for a spectator). */
-  let drawnFog: string | undefined;
+  let drawnFog: string | undefined | null = null; // null: not drawn yet
   function drawFog() {
     const fog = fogOn() && view ? view.view.fog : undefined;
     if (fog === drawnFog) return;
