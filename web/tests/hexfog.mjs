@@ -5,7 +5,8 @@
 // own troops drawn, and no enemy troop on a hex it does not see now. They
 // buy, move and end turns by clicking; after every click the other page
 // shows the new version. A spectator's page shows the fog note and no
-// troops. Turns are ended to round 5 and Ann surrenders: every page then
+// troops. Each marine advances on the enemy HQ every turn (the same checks
+// after each move) until round 5, and Ann surrenders: every page then
 // draws the whole final board (both marines, no fog). Then a simultaneous fog room: both plan a buy, submit, and each
 // page shows its own marine. Started by emulator/browser (go test); by hand:
 //
@@ -57,8 +58,14 @@ const board = (p) => p.page.evaluate(() => {
  * the other player has there.
  */
 async function fogged(p, other, what) {
-  const a = await board(p);
-  const b = await board(other);
+  // The two pages' views arrive apart: read both until they agree (5 s at most).
+  let a, b;
+  for (let i = 0; i < 25; i++) {
+    [a, b] = [await board(p), await board(other)];
+    const theirs = new Map(b.troops.filter((t) => t.owner === b.seat).map((t) => [t.id, t.at]));
+    if (a.troops.filter((t) => t.owner !== a.seat).every((t) => theirs.get(t.id) === t.at)) break;
+    await p.page.waitForTimeout(200);
+  }
   const counts = { 0: 0, 1: 0, 2: 0 };
   for (const f of Object.values(a.fog)) counts[f]++;
   check(a.fogOn === "on" && counts[0] > 0 && counts[2] > 0, `${what}: ${p.name}'s page draws fog (${counts[0]} unseen, ${counts[1]} remembered, ${counts[2]} in vision)`);
@@ -70,7 +77,38 @@ async function fogged(p, other, what) {
   check(enemy.every((t) => theirs.get(t.id) === t.at), `${what}: ${p.name} draws only enemy troops ${other.name} really has there`);
   const hidden = [...theirs].filter(([, at]) => a.fog[at] !== "2");
   check(hidden.every(([id]) => !a.troops.some((t) => t.id === id)), `${what}: ${other.name}'s troops out of ${p.name}'s vision (${hidden.length} of ${theirs.size}) are not drawn on ${p.name}'s page`);
+  seen.enemyDrawn = Math.max(seen.enemyDrawn, enemy.length);
+  seen.remembered = Math.max(seen.remembered, counts[1]);
   return { a, b };
+}
+
+/** The most enemy troops and remembered hexes a page drew (so the run says what it reached). */
+const seen = { enemyDrawn: 0, remembered: 0 };
+
+/** hexDistance: axial hex distance of two "q,r" keys. */
+function hexDistance(a, b) {
+  const [q1, r1] = a.split(",").map(Number);
+  const [q2, r2] = b.split(",").map(Number);
+  return (Math.abs(q1 - q2) + Math.abs(r1 - r2) + Math.abs(q1 + r1 - q2 - r2)) / 2;
+}
+
+/** advance: p picks its first troop and moves it to the blue hex nearest the enemy HQ (when it can move). */
+async function advance(p, other, lat) {
+  const seat = await p.page.locator("#hd-board").getAttribute("data-seat");
+  const troop = p.page.locator(`#hd-board .hd-troop[data-owner="${seat}"]`).first();
+  if (!(await troop.count())) return;
+  await troop.click();
+  await p.page.locator("#hd-selection", { hasText: "Picked:" }).waitFor();
+  await p.page.waitForTimeout(300); // the preview's marks
+  const marks = await p.page.locator("#hd-board .hd-mark.reach").evaluateAll((ms) => ms.map((m) => `${m.getAttribute("data-q")},${m.getAttribute("data-r")}`));
+  const hq = p.page.locator(`#hd-board .hd-structure[data-structure="hq${1 - Number(seat)}"]`);
+  if (!marks.length || !(await hq.count())) return;
+  const target = `${await hq.getAttribute("data-q")},${await hq.getAttribute("data-r")}`;
+  const best = marks.reduce((x, y) => (hexDistance(y, target) < hexDistance(x, target) ? y : x));
+  const [q, r] = best.split(",");
+  await clickAndSee(p, other, `#hd-board .hd-mark.reach[data-q="${q}"][data-r="${r}"]`, lat);
+  await fogged(p, other, `after ${p.name}'s advance`);
+  await fogged(other, p, `after ${p.name}'s advance`);
 }
 
 await run("hexfog", async (browser, metrics) => {
@@ -146,11 +184,13 @@ await run("hexfog", async (browser, metrics) => {
   check((await cy.page.locator('#hd-board[data-fog="on"]').count()) === 0, "the spectator's page reads no view (no fog drawn)");
   await shot(cy, "hf-03-spectator.png");
 
-  // ---- to the end: turns ended until round 5, then a surrender; the whole final board ----
+  // ---- to the end: each marine advances on the enemy HQ each turn until round 5, then a surrender ----
   for (let i = 0; i < 12 && !(await ann.page.locator("#hd-surrender").count()); i++) {
     const [p, other] = await onTurn(both, "#hd-end-turn");
+    await advance(p, other, lat);
     await clickAndSee(p, other, "#hd-end-turn", lat);
   }
+  await shot(ann, "hf-04-advanced.png");
   ann.page.once("dialog", (d) => d.accept());
   await ann.page.locator("#hd-surrender").click();
   for (const p of [ann, ben, cy]) {
@@ -159,7 +199,7 @@ await run("hexfog", async (browser, metrics) => {
     check((await p.page.locator('#hd-board[data-fog="off"]').count()) === 1 && !(await p.page.locator("#hd-fog-note").isVisible()),
       `after the game ${p.name}'s page draws the whole final board: both marines, no fog, no fog note`);
   }
-  await shot(cy, "hf-04-over-spectator.png");
+  await shot(cy, "hf-05-over-spectator.png");
   await cy.context.close();
 
   // ---- simultaneous fog room: both plan a buy, submit; each page shows its own marine ----
@@ -187,8 +227,10 @@ await run("hexfog", async (browser, metrics) => {
   check(true, "simultaneous fog: the orders resolved and each page draws its own marine");
   await fogged(ann, ben, "simultaneous, round 2");
   await fogged(ben, ann, "simultaneous, round 2");
-  await shot(ben, "hf-05-simultaneous.png");
+  await shot(ben, "hf-06-simultaneous.png");
 
+  metrics.reached = seen;
+  console.log(`reached: at most ${seen.enemyDrawn} enemy troops drawn and ${seen.remembered} remembered hexes on a page`);
   metrics.hexfogSimultaneousClickToOtherMs = quantiles(simLat);
   metrics.clickToOtherMs = quantiles([...lat, ...simLat]);
   console.log(`click → other page (fog): ${JSON.stringify(metrics.clickToOtherMs)}`);
