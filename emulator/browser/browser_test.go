@@ -43,6 +43,10 @@ var scripts = []struct {
 	// and end turns by clicking; then a Hex & Dice room is created, joined by
 	// its code and played a few turns by clicking.
 	{"games2.mjs", "clickToOtherMs", 0},
+	// Hex & Dice fog of war: a fog room created in the lobby and joined by
+	// code; each page draws the fog of its own view and no enemy troop out
+	// of its vision, in both turn modes; a spectator sees no troops.
+	{"hexfog.mjs", "clickToOtherMs", 0},
 	// A seeded DashDice match played to its end, then replayed on the
 	// replay page: verified, step, play to the last frame, the slider.
 	{"replay.mjs", "replayMs", 0},

@@ -75,6 +75,8 @@ export const gameKinds: GameKind[] = [
       { name: "mode", label: "turn mode", options: ["alternating", "simultaneous"] },
       { name: "turnSeconds", label: "turn seconds", options: ["90", "60", "120"], numeric: true },
       { name: "private", label: "private", type: "checkbox" },
+      // docs/hexdice.md "Fog of war": each player sees only what its pieces see.
+      { name: "fog", label: "Fog of war", type: "checkbox" },
     ],
     quickMatch: [],
   },

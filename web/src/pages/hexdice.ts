@@ -13,15 +13,22 @@
 // listed with a remove button), which the player saves as a draft or
 // submits (the `orders` action). With opts.watch the page is the
 // read-only spectator view.
+//
+// Fog of war (a room created with fog; hexfog.ts): while it is played the
+// game document has no troops or structures, so a player's page draws the
+// board from its own view document (fog over the map: unseen hexes dark,
+// remembered ones dimmed and hatched) and its log from the view's events; a
+// spectator sees the public account (no pieces) until the game is over.
 
 import { doc, getDoc } from "firebase/firestore";
 import { act, type Session } from "../api";
 import { firestoreFor } from "../firebase";
-import { deadlineClock, millis, showRoomCode, watchGame, type GameDoc } from "../live";
+import { deadlineClock, mergeRecords, millis, showRoomCode, watchGame, type EventRecord, type GameDoc, type Watch } from "../live";
 import { ErrorBox, button, h, navigate, replace, select, svg } from "../ui";
 import { PLAYING, recordText, type PageOpts } from "./words";
 import "./boards.css";
 import { now, pageTimings } from "../timings";
+import { fogDefs, fogLegend, fogShapes, hexLabel, viewRecords, watchView, type ViewDoc } from "./hexfog";
 
 interface Hex {
   q: number;
@@ -92,6 +99,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
     timer: h("span", { id: "timer" }),
     turn: h("p", { id: "turn", class: "turn", role: "status" }),
     room: h("p", { id: "room", hidden: true }),
+    fogNote: h("p", { id: "hd-fog-note", class: "note", hidden: true }),
     players: h("div", { id: "hd-players", class: "cols" }),
     troops: h("div", { id: "hd-troops" }),
     selection: h("div", { id: "hd-selection" }),
@@ -100,7 +108,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
     result: h("p", { id: "result", class: "result" }),
     emotes: h("ul", { id: "hd-emotes", class: "hd-emotes", "aria-live": "polite" }),
     emoteButtons: h("div", { id: "hd-emote-buttons", class: "row", role: "group", "aria-label": "Send an emote" }),
-    legend: h("ul", { id: "hd-legend", class: "hd-legend", "aria-label": "Terrain legend" }),
+    legend: h("ul", { id: "hd-legend", class: "hd-legend", "aria-label": "Legend: terrain, and fog in a fog game" }),
     // Focusable: a keyboard can scroll the log (axe: scrollable-region-focusable).
     events: h("ol", { id: "events", class: "events hd-log", reversed: true, tabindex: 0, "aria-label": "Events, newest first" }),
   };
@@ -113,6 +121,9 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
   let previewFor = ""; // what the preview was asked for (version, troop, from)
   let plan: Plan = { round: -1, troops: new Map(), buys: [] };
   let draftLoaded = false;
+  let view: ViewDoc | null = null; // a fog game's view document (players only)
+  let viewWatch: Promise<Watch> | null = null;
+  let neutral: EventRecord[] = []; // the public log (the game document's and the events')
   const clock = deadlineClock(el.timer, 10_000, () => void err.run(() => act("HexDice", { gameId: id, type: "advance" })));
 
   const st = () => game?.state;
@@ -121,14 +132,18 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
   const myTurn = () => st()?.phase === "playing" && !simultaneous() && st()?.current === mySeat() && mySeat() >= 0;
   const planning = () => st()?.phase === "playing" && simultaneous() && mySeat() >= 0 && !st()?.players?.[mySeat()]?.submitted;
   const canAct = () => myTurn() || planning();
-  const troopById = (t: number) => (st()?.troops ?? []).find((x: any) => x.id === t);
+  /** fogOn: the game hides its board (a fog game, not over): pieces come from the view. */
+  const fogOn = () => !!st()?.fog && st()?.phase !== "over";
+  const pieces = (): { troops: any[]; structures: any[] } =>
+    fogOn() ? { troops: view?.view?.troops ?? [], structures: view?.view?.structures ?? [] } : { troops: st()?.troops ?? [], structures: st()?.structures ?? [] };
+  const troopById = (t: number) => pieces().troops.find((x: any) => x.id === t);
   const terrainAt = (p: Hex) => map?.hexes.find((x) => x.q === p.q && x.r === p.r)?.terrain ?? "?";
   const whatAt = (p: Hex): string => {
     const g = st();
-    const t = (g?.troops ?? []).find((x: any) => x.q === p.q && x.r === p.r);
+    const t = pieces().troops.find((x: any) => x.q === p.q && x.r === p.r);
     if (t) return `${t.type} #${t.id} of ${g.players[t.owner]?.name ?? "?"} (${t.hp} HP)`;
-    const x = (g?.structures ?? []).find((y: any) => y.q === p.q && y.r === p.r);
-    if (x) return `${STRUCT_NAMES[x.kind] ?? x.kind} ${x.owner < 0 ? "(neutral)" : `of ${g.players[x.owner]?.name ?? "?"}`} (${x.hp} HP)`;
+    const x = pieces().structures.find((y: any) => y.q === p.q && y.r === p.r);
+    if (x) return `${STRUCT_NAMES[x.kind] ?? x.kind} ${x.owner < 0 ? "(neutral)" : `of ${g.players[x.owner]?.name ?? "?"}`} (${x.hp === undefined ? "last seen" : `${x.hp} HP`})`;
     return terrainAt(p);
   };
 
@@ -219,7 +234,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
 
   async function onHex(p: Hex) {
     if (!game || !canAct()) return;
-    const troopThere = (st().troops ?? []).find((t: any) => t.q === p.q && t.r === p.r);
+    const troopThere = pieces().troops.find((t: any) => t.q === p.q && t.r === p.r);
     const tp = preview?.troop;
     if (tp && picked !== null) {
       if (tp.canAttack && tp.targets.some((x) => key(x) === key(p))) return attackAt(p);
@@ -247,14 +262,37 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
   const hgt = SIZE * 1.5 * (2 * R);
   board.setAttribute("viewBox", `${-w / 2} ${-hgt / 2} ${w} ${hgt}`);
   const hexLayer = svg("g", {});
+  const fogLayer = svg("g", { class: "hd-foglayer" });
+  const hexEls: SVGElement[] = [];
   const highlightLayer = svg("g", { class: "hd-highlights" });
   const planLayer = svg("g", { class: "hd-plan" });
   const pieceLayer = svg("g", {});
   for (const x of map.hexes) {
-    hexLayer.append(svg("polygon", { points: corners(x), class: `hd-hex t-${x.terrain}`, "data-q": x.q, "data-r": x.r, id: `hex-${x.q}_${x.r}` }, svg("title", {}, `${x.terrain} (${x.q}, ${x.r})`)));
+    const hexEl = svg("polygon", { points: corners(x), class: `hd-hex t-${x.terrain}`, "data-q": x.q, "data-r": x.r, id: `hex-${x.q}_${x.r}`, "aria-label": hexLabel(x, undefined) }, svg("title", {}, `${x.terrain} (${x.q}, ${x.r})`));
+    hexEls.push(hexEl);
+    hexLayer.append(hexEl);
     if (x.terrain !== "plains") hexLayer.append(svg("polygon", { points: corners(x), class: "hd-texture", fill: `url(#hd-p-${x.terrain})`, "data-q": x.q, "data-r": x.r }));
   }
-  board.append(terrainDefs(), hexLayer, highlightLayer, planLayer, pieceLayer);
+  board.append(terrainDefs(), fogDefs(), hexLayer, fogLayer, highlightLayer, planLayer, pieceLayer);
+
+  /** drawFog covers the map as the player's view says (nothing outside a fog game, or for a spectator). */
+  let drawnFog: string | undefined | null = null; // null: not drawn yet
+  function drawFog() {
+    const fog = fogOn() && view ? view.view.fog : undefined;
+    if (fog === drawnFog) return;
+    drawnFog = fog;
+    board.setAttribute("data-fog", fog === undefined ? "off" : "on");
+    replace(fogLayer as unknown as Element, ...(fog === undefined ? [] : fogShapes(map!.hexes, fog, corners)));
+    map!.hexes.forEach((x, i) => {
+      const f = fog === undefined ? undefined : (fog[i] ?? "0");
+      const label = hexLabel(x, f);
+      const hexEl = hexEls[i];
+      hexEl.setAttribute("aria-label", label);
+      if (f === undefined) hexEl.removeAttribute("data-fog");
+      else hexEl.setAttribute("data-fog", f);
+      hexEl.firstElementChild!.textContent = label;
+    });
+  }
 
   function drawHighlights() {
     const out: SVGElement[] = [];
@@ -300,15 +338,18 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
     const g = st();
     if (!g) return;
     const out: SVGElement[] = [];
-    for (const x of g.structures ?? []) {
+    const { troops, structures } = pieces();
+    for (const x of structures) {
       const { x: cx, y: cy } = centre(x);
-      out.push(svg("g", { class: "hd-structure", "data-q": x.q, "data-r": x.r, "data-structure": x.id },
+      // A structure remembered through the fog has no HP: drawn faded, "?".
+      const remembered = x.hp === undefined;
+      out.push(svg("g", { class: `hd-structure${remembered ? " remembered" : ""}`, "data-q": x.q, "data-r": x.r, "data-structure": x.id },
         svg("rect", { x: cx - 12, y: cy - 12, width: 24, height: 24, rx: 3, fill: colour(x.owner) }),
         svg("text", { x: cx, y: cy - 1, class: "hd-label" }, STRUCT_LETTERS[x.kind] ?? x.kind),
-        svg("text", { x: cx, y: cy + 9, class: "hd-hp" }, String(x.hp)),
-        svg("title", {}, `${x.kind} ${x.id} · ${x.owner < 0 ? "neutral" : g.players[x.owner]?.name} · ${x.hp} HP`)));
+        svg("text", { x: cx, y: cy + 9, class: "hd-hp" }, remembered ? "?" : String(x.hp)),
+        svg("title", {}, `${x.kind} ${x.id} · ${x.owner < 0 ? "neutral" : g.players[x.owner]?.name} · ${remembered ? "as last seen" : `${x.hp} HP`}`)));
     }
-    for (const t of g.troops ?? []) {
+    for (const t of troops) {
       const { x: cx, y: cy } = centre(t);
       const spent = t.owner === g.current && (t.moved && t.attacked);
       // Seat 1's troops are squares-with-corners cut (a diamond): shape tells the sides apart, not colour alone.
@@ -328,7 +369,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
   function renderTroops() {
     const g = st();
     if (!g || !canAct()) return replace(el.troops);
-    const mine = (g.troops ?? []).filter((t: any) => t.owner === mySeat());
+    const mine = pieces().troops.filter((t: any) => t.owner === mySeat());
     replace(el.troops, mine.length ? h("div", { class: "row", role: "group", "aria-label": "Your troops" }, h("span", {}, "Your troops:"),
       ...mine.map((t: any) => {
         const b = button(`${t.type} #${t.id} ${at(t)} ${t.hp} HP`, () => pick(t.id), { id: `hd-pick-${t.id}`, class: "move", "aria-pressed": String(t.id === picked) });
@@ -478,6 +519,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
     el.room,
     err.el,
     el.turn,
+    el.fogNote,
     el.players,
     h("div", { class: "pb-layout" },
       h("div", { class: "pb-boardbox" }, board,
@@ -499,15 +541,33 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
     const seat = mySeat();
     board.setAttribute("data-seat", String(seat));
     if (plan.round !== g.round) plan = { round: g.round, troops: new Map(), buys: [] };
-    if (!el.legend.childElementCount || el.legend.getAttribute("data-config") !== String(!!g.config)) {
-      el.legend.setAttribute("data-config", String(!!g.config));
-      replace(el.legend, ...legendItems());
+    const legendKey = `${!!g.config}|${fogOn() && seat >= 0}`;
+    if (!el.legend.childElementCount || el.legend.getAttribute("data-config") !== legendKey) {
+      el.legend.setAttribute("data-config", legendKey);
+      replace(el.legend, ...legendItems(), ...(fogOn() && seat >= 0 ? fogLegend() : []));
     }
+    el.fogNote.hidden = !fogOn();
+    el.fogNote.textContent = !fogOn() ? ""
+      : seat >= 0 ? "Fog of war: you see what your troops and structures see (lit hexes); remembered hexes show structures as last seen and no troops; dark hexes were never seen."
+      : "This game is played in fog of war: a spectator sees the public account only (no troops or structures) until it is over, then the whole final board.";
+    if (fogOn() && seat >= 0 && !opts.watch && !viewWatch) {
+      viewWatch = watchView(s, id, {
+        view(v) {
+          view = v;
+          render();
+          renderLog();
+        },
+        error: (e) => err.show(e),
+      });
+    }
+    drawFog();
     replace(el.players, ...(g.players ?? []).map((p: any, i: number) =>
       h("div", { class: `player${(g.current === i && g.phase === "playing" && !simultaneous()) ? " on-turn" : ""}`, id: `hd-player-${i}` },
         h("h2", { class: "player-name", style: `color:${colour(i)}` }, `${i === 1 ? "◆" : "●"} ${p.name}${p.id === me ? " (you)" : ""} · ${SEAT_NAMES[i]}`),
         h("p", {}, h("span", { id: `hd-coins-${i}` }, String(p.coins)), " coins · dominance ", String(p.dominance ?? 0),
-          ` · ${(g.troops ?? []).filter((t: any) => t.owner === i).length} troops · ${(g.structures ?? []).filter((x: any) => x.owner === i).length} structures`,
+          fogOn() && i !== seat
+            ? (seat >= 0 ? ` · ${pieces().troops.filter((t: any) => t.owner === i).length} troops in sight` : " · troops hidden by the fog")
+            : ` · ${pieces().troops.filter((t: any) => t.owner === i).length} troops · ${pieces().structures.filter((x: any) => x.owner === i).length} structures`,
           simultaneous() && g.phase === "playing" ? (p.submitted ? " · orders in" : " · planning") : "",
           p.disconnectedAt ? " · disconnected" : ""))));
     const cur = g.players?.[g.current];
@@ -560,6 +620,16 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
   }, 2000);
   const timer = setInterval(tick, 250);
 
+  /**
+   * renderLog lists the steps in words: in a fog game a player's own steps
+   * as it saw them (the view's events) over the public account of the rest.
+   */
+  function renderLog() {
+    const r = fogOn() && view ? mergeRecords(viewRecords(view, neutral), neutral) : neutral;
+    // Heartbeats say nothing worth a line.
+    replace(el.events, ...r.filter((rec) => rec.type !== "heartbeat").slice(-40).reverse().map((rec) => h("li", {}, recordText(rec))));
+  }
+
   const watch = await watchGame(s, id, {
     game(g) {
       if (!g) return err.show(`no game ${id}`);
@@ -573,8 +643,8 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
       if (g.state.phase !== "waiting") el.room.hidden = true;
     },
     events(r) {
-      // Heartbeats say nothing worth a line.
-      replace(el.events, ...r.filter((rec) => rec.type !== "heartbeat").slice(-40).reverse().map((rec) => h("li", {}, recordText(rec))));
+      neutral = r;
+      renderLog();
     },
     error: (e) => err.show(e),
   });
@@ -582,5 +652,6 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
     clearInterval(timer);
     clearInterval(beat);
     watch.stop();
+    void viewWatch?.then((w) => w.stop());
   };
 }

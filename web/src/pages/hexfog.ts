@@ -1,0 +1,99 @@
+// Hex & Dice fog of war, on the page (docs/hexdice.md "Fog of war"): the
+// player's own view document games/{id}/views/{playerId} (readable by that
+// player only) and the fog drawn over the hex map. The game document of a
+// fog game holds no troops or structures while it is played, so the page
+// takes the board from the view and the rest (players, coins, clocks) from
+// the game document.
+
+import { doc, onSnapshot } from "firebase/firestore";
+import type { Session } from "../api";
+import { firestoreFor } from "../firebase";
+import { seqID, type EventRecord, type Watch } from "../live";
+import { h, svg } from "../ui";
+
+/** FogView is the view document's content (hexdice.View). */
+export interface FogView {
+  seat: number;
+  /** one character per hex of public/map's hexes, in that order: 0 unseen, 1 remembered, 2 in vision. */
+  fog: string;
+  troops: any[];
+  /** every structure the player knows; `seen` with hp when in vision, else as last seen (no hp). */
+  structures: any[];
+}
+
+/** ViewDoc is games/{id}/views/{playerId} (domain.ViewDoc). */
+export interface ViewDoc {
+  version: number;
+  view: FogView;
+  events: { seq: number; type: string; events: EventRecord["events"] }[];
+}
+
+/** The fog states: what a `fog` character means, in words (labels, legend). */
+export const FOG_WORDS: Record<string, string> = { "0": "unseen", "1": "remembered", "2": "in vision" };
+
+/** watchView listens to the player's own view document. */
+export async function watchView(s: Session, id: string, on: { view(v: ViewDoc | null): void; error(err: Error): void }): Promise<Watch> {
+  const db = await firestoreFor(s);
+  const stop = onSnapshot(
+    doc(db, "games", id, "views", s.player.id),
+    (snap) => on.view(snap.exists() ? (snap.data() as ViewDoc) : null),
+    (err) => on.error(new Error(`watching your view of ${id}: ${err.message}`)),
+  );
+  return { stop };
+}
+
+/**
+ * viewRecords is the view's events as event records (one per step), each
+ * given the actor the neutral account names for the same step: the view
+ * keeps a step as its player saw it, the public log says who acted.
+ */
+export function viewRecords(v: ViewDoc | null, neutral: EventRecord[]): EventRecord[] {
+  const actors = new Map(neutral.map((r) => [r.id, r.actor]));
+  return (v?.events ?? []).map((st) => ({ id: seqID(st.seq), seq: st.seq, type: st.type, events: st.events ?? [], actor: actors.get(seqID(st.seq)) }));
+}
+
+/** fogDefs: the remembered hexes' dimming and hatching (so fog is not told by shade alone). */
+export function fogDefs(): SVGElement {
+  return svg("defs", {},
+    svg("pattern", { id: "hd-p-fog", width: 6, height: 6, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+      svg("rect", { width: 6, height: 6, fill: "#3a3f45", "fill-opacity": 0.45 }),
+      svg("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "#222", "stroke-opacity": 0.55, "stroke-width": 1.5 })));
+}
+
+/**
+ * fogShapes returns the fog's shapes over the hexes: an unseen hex is
+ * covered dark (its terrain not drawn), a remembered one dimmed and hatched,
+ * a visible one left as it is. The shapes pass clicks through to the hexes.
+ */
+export function fogShapes<H extends { q: number; r: number }>(hexes: H[], fog: string, corners: (p: H) => string): SVGElement[] {
+  const out: SVGElement[] = [];
+  hexes.forEach((x, i) => {
+    const f = fog[i] ?? "0";
+    if (f === "2") return;
+    out.push(svg("polygon", { points: corners(x), class: `hd-fog f-${f}`, "data-q": x.q, "data-r": x.r }));
+  });
+  return out;
+}
+
+/** hexLabel is a hex's accessible name: its place, and its terrain unless it was never seen. */
+export function hexLabel(p: { q: number; r: number; terrain: string }, f: string | undefined): string {
+  if (f === undefined) return `hex ${p.q},${p.r} ${p.terrain}`;
+  if (f === "0") return `hex ${p.q},${p.r}, unseen`;
+  return `hex ${p.q},${p.r} ${p.terrain}, ${FOG_WORDS[f] ?? "unseen"}`;
+}
+
+/** fogLegend: one legend entry per fog state, drawn as on the map. */
+export function fogLegend(): HTMLElement[] {
+  const pts = "0,-10 8.7,-5 8.7,5 0,10 -8.7,5 -8.7,-5";
+  const item = (f: string, what: string) =>
+    h("li", { "data-fog": f },
+      svg("svg", { width: 22, height: 22, viewBox: "-11 -11 22 22", "aria-hidden": "true", class: "hd-swatch" },
+        svg("polygon", { points: pts, class: "hd-hex t-plains" }),
+        ...(f === "2" ? [] : [svg("polygon", { points: pts, class: `hd-fog f-${f}` })])),
+      h("span", {}, ` ${FOG_WORDS[f]}: ${what}`));
+  return [
+    item("2", "lit; troops and structures as they are now"),
+    item("1", "dimmed and hatched; structures as last seen, no troops"),
+    item("0", "dark; never seen"),
+  ];
+}
