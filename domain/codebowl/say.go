@@ -1,6 +1,7 @@
 package codebowl
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/meeple-games/meeple/domain"
@@ -80,7 +81,7 @@ func (Rules) Say(m Match, e domain.Event) string {
 		}
 		return fmt.Sprintf("injury roll for %s: %d, unhurt", m.player(d.Side, d.Player), d.Roll)
 	case PlayerKilledData:
-		return fmt.Sprintf("%s of %s is dead", nameOr(d.Name, d.Player), m.team(d.Side))
+		return fmt.Sprintf("%s of %s is dead", cmp.Or(d.Name, d.Player), m.team(d.Side))
 	case ScoredData:
 		return fmt.Sprintf("touchdown! %s scored for %s (%d–%d)", m.player(d.Side, d.Player), m.team(d.Side), d.Home, d.Away)
 	case TurnoverData:
@@ -173,11 +174,4 @@ func (m Match) player(s Side, id string) string {
 		}
 	}
 	return fmt.Sprintf("a player of %s", m.team(s))
-}
-
-func nameOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -1,6 +1,7 @@
 package dashdice
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/meeple-games/meeple/domain"
@@ -12,7 +13,7 @@ func (Rules) Say(m Match, e domain.Event) string {
 	who := m.nameOf(e.Player)
 	switch d := e.Data.(type) {
 	case JoinedData:
-		return fmt.Sprintf("%s joined", nameOr(d.Name, who))
+		return fmt.Sprintf("%s joined", cmp.Or(d.Name, who))
 	case CalledData:
 		first := m.nameOfSeat(d.FirstTurn)
 		if d.Call == "" {
@@ -130,11 +131,4 @@ func (m Match) nameOfSeat(s Seat) string {
 		return m.Host.Name
 	}
 	return "someone"
-}
-
-func nameOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -1,6 +1,7 @@
 package hexdice
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/meeple-games/meeple/domain"
@@ -14,7 +15,7 @@ func (Rules) Say(g Game, e domain.Event) string {
 	who := g.nameOf(e.Player)
 	switch d := e.Data.(type) {
 	case JoinedData:
-		return fmt.Sprintf("%s joined", nameOr(d.Name, who))
+		return fmt.Sprintf("%s joined", cmp.Or(d.Name, who))
 	case GameStartedData:
 		s := fmt.Sprintf("the game starts (%s turns): %s plays first", d.Mode, g.seatName(d.First))
 		if d.Die > 0 {
@@ -77,7 +78,7 @@ func (Rules) Say(g Game, e domain.Event) string {
 		}
 		return fmt.Sprintf("%s forfeited (disconnected too long)", g.seatName(d.Seat))
 	case EmoteData:
-		return fmt.Sprintf("%s: %s", g.seatName(d.Seat), nameOr(d.Text, d.Emote))
+		return fmt.Sprintf("%s: %s", g.seatName(d.Seat), cmp.Or(d.Text, d.Emote))
 	case CancelledData:
 		if d.Reason == "hostLeft" {
 			return "the room was cancelled: the host left"
@@ -215,11 +216,4 @@ func (g Game) nameOf(id string) string {
 		}
 	}
 	return "someone"
-}
-
-func nameOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

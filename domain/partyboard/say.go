@@ -1,6 +1,7 @@
 package partyboard
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -14,7 +15,7 @@ func (Rules) Say(g Game, e domain.Event) string {
 	who := g.nameOf(e.Player)
 	switch d := e.Data.(type) {
 	case JoinedData:
-		return fmt.Sprintf("%s joined", nameOr(d.Name, who))
+		return fmt.Sprintf("%s joined", cmp.Or(d.Name, who))
 	case StartedData:
 		names := make([]string, len(d.Players))
 		for i, id := range d.Players {
@@ -201,11 +202,4 @@ func (g Game) nameOf(id string) string {
 		return "the game"
 	}
 	return "a player"
-}
-
-func nameOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
