@@ -31,7 +31,7 @@ import (
 const (
 	budgetJS       = 700_000 // measured 612,000 in 17 chunks (460 KB Firebase, 70 KB Auth chunk, pages 3–20 KB each)
 	budgetJSGzip   = 215_000 // measured 193,000
-	budgetCSS      = 10_000  // measured 8,080 (index 3.9 KB, boards 4.2 KB)
+	budgetCSS      = 11_500  // measured 10,392 (index 3.9 KB, boards 6.5 KB: the fog and the game pages)
 	budgetPageGzip = 165_000 // measured ≤ 150,000 (the largest page, with the Firebase chunk)
 	budgetSignin   = 12_000  // measured 5,000 gzip: entry + sign-in chunk
 )
