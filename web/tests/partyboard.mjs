@@ -48,6 +48,9 @@ await run("partyboard", async (browser, metrics) => {
   const gameId = created.gameId;
   await ann.page.goto(`${ann.page.url().split("#")[0]}#/partyboard/${gameId}`);
   await ann.page.locator("#pb-board .pb-tile").first().waitFor();
+  // The board may be drawn again when the first snapshot arrives: wait for
+  // the drawing to settle before counting.
+  await ann.page.waitForFunction((n) => document.querySelectorAll("#pb-board .pb-tile").length === n, boardFile.tiles.length, { timeout: 10_000 }).catch(() => {});
   check((await ann.page.locator("#pb-board .pb-tile").count()) === boardFile.tiles.length, `the board is drawn from getBoard: ${boardFile.tiles.length} tiles`);
   const code = await text(ann, "#room-code");
   check(/^[A-Z0-9]{6}$/.test(code), `the host sees the room code ${code}`);
