@@ -202,6 +202,13 @@ await run("hexfog", async (browser, metrics) => {
   await shot(cy, "hf-05-over-spectator.png");
   await cy.context.close();
 
+  // ---- after the game: the replay link, and a rematch both ask for from the page ----
+  check((await ann.page.locator("#hd-replay-link").count()) === 1, "the finished game links to its replay");
+  await ann.page.locator("#hd-rematch").click();
+  await ben.page.locator("#hd-rematch").click();
+  for (const p of both) await p.page.locator("#hd-rematch-link").waitFor();
+  check(true, "both asked for a rematch on the page, and both pages link to it");
+
   // ---- simultaneous fog room: both plan a buy, submit; each page shows its own marine ----
   for (const p of both) await p.page.goto(`${url}#/`);
   await ann.page.locator("#kind-hexdice select[name=size]").selectOption("small");
@@ -228,6 +235,15 @@ await run("hexfog", async (browser, metrics) => {
   await fogged(ann, ben, "simultaneous, round 2");
   await fogged(ben, ann, "simultaneous, round 2");
   await shot(ben, "hf-06-simultaneous.png");
+
+  // ---- a bot from the page: Ann's new fog room, a random bot in the other seat ----
+  await ann.page.goto(`${url}#/`);
+  await ann.page.locator("#kind-hexdice select[name=size]").selectOption("small");
+  await ann.page.locator("#kind-hexdice select[name=mode]").selectOption("alternating");
+  await ann.page.locator("#create-hexdice").click();
+  await ann.page.locator("#hd-bot-random").click();
+  await ann.page.waitForFunction(() => document.querySelector("#phase")?.textContent === "playing", null, { timeout: 30_000 });
+  check(true, "the host seated a random bot from the page: the game plays");
 
   metrics.reached = seen;
   console.log(`reached: at most ${seen.enemyDrawn} enemy troops drawn and ${seen.remembered} remembered hexes on a page`);

@@ -191,6 +191,11 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
       await send("endTurn");
     }, { id: "hd-end-turn", class: "primary" }),
     surrender: button("Surrender", () => (confirm("Surrender this game?") ? send("surrender") : undefined), { id: "hd-surrender" }),
+    // The host seats a bot in a waiting room (docs/bots.md); after the game
+    // both may ask for a rematch (docs/hexdice.md "Rematch").
+    botRandom: button("Play a random bot", () => send("addBot", { level: "random" }), { id: "hd-bot-random" }),
+    botStrong: button("Play a strong bot", () => send("addBot", { level: "strong" }), { id: "hd-bot-strong" }),
+    rematch: button("Rematch", () => send("rematch"), { id: "hd-rematch" }),
   };
 
   // ---- the choices, sent (alternating) or planned (simultaneous) ----
@@ -578,8 +583,17 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
       : myTurn() ? "Your turn." : `${cur?.name ?? "?"}'s turn.`;
     if (g.phase === "over") {
       const res = g.result ?? {};
-      el.result.textContent = res.reason === "cancelled" ? "Cancelled." : res.winner < 0 || res.draw ? `A draw (${res.reason}).` : `${g.players?.[res.winner]?.name ?? "?"} wins (${res.reason}).`;
-    } else el.result.textContent = "";
+      const words = res.reason === "cancelled" ? "Cancelled." : res.winner < 0 || res.draw ? `A draw (${res.reason}).` : `${g.players?.[res.winner]?.name ?? "?"} wins (${res.reason}).`;
+      if (el.result.dataset.words !== words + (g.rematchId ?? "")) {
+        el.result.dataset.words = words + (g.rematchId ?? "");
+        replace(el.result, words, " ");
+        if (res.reason !== "cancelled") el.result.append(h("a", { href: `#/replay/${id}`, id: "hd-replay-link" }, "Watch the replay"));
+        if (g.rematchId) el.result.append(" · ", h("a", { href: `#/${opts.watch ? "watch" : "hexdice"}/${g.rematchId}`, id: "hd-rematch-link" }, "Go to the rematch"));
+      }
+    } else if (el.result.textContent) {
+      el.result.dataset.words = "";
+      replace(el.result);
+    }
     const show: HTMLButtonElement[] = [];
     if (!opts.watch) {
       if (g.phase === "waiting" && seat < 0) show.push(btn.join);
@@ -587,8 +601,12 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
       if (seat >= 0 && (g.phase === "playing" && (g.round ?? 0) >= 5)) show.push(btn.surrender);
       if (seat === 0 && g.phase === "waiting") {
         btn.surrender.textContent = "Cancel the room";
-        show.push(btn.surrender);
+        show.push(btn.surrender, btn.botRandom, btn.botStrong);
       } else btn.surrender.textContent = "Surrender";
+      if (seat >= 0 && g.phase === "over" && g.result?.reason !== "cancelled" && !g.rematchId) {
+        btn.rematch.textContent = g.rematchAsked?.[seat] ? "Rematch asked…" : "Rematch";
+        show.push(btn.rematch);
+      }
     }
     if (show.length !== el.buttons.children.length || show.some((b, i) => el.buttons.children[i] !== b)) replace(el.buttons, ...show);
     el.emoteButtons.hidden = opts.watch || seat < 0;
