@@ -148,6 +148,9 @@ await run("partyboard", async (browser, metrics) => {
   const gen1 = await api("PartyBoard", { type: "create", actionId: `pb-gen1-${Date.now()}`, board: "pokemon-gen1" }, tok);
   await ann.page.goto(`${ann.page.url().split("#")[0]}#/partyboard/${gen1.gameId}`);
   await ann.page.locator("#pb-token-0").waitFor();
+  // The page before (the tiny board) stays on screen until the new page's
+  // chunk and documents arrive: wait for the new board.
+  await ann.page.waitForFunction(() => document.querySelectorAll("#pb-board .pb-tile").length === 72, null, { timeout: 15_000 }).catch(() => {});
   check((await ann.page.locator("#pb-board .pb-tile").count()) === 72, "the Pokémon Gen 1 board is drawn with its 72 tiles");
   await ann.page.locator("#pb-tile-34").click();
   check((await text(ann, "#pb-tile-info")).startsWith("Tile 34"), `a clicked tile shows its rule: ${(await text(ann, "#pb-tile-info")).slice(0, 80)}…`);
