@@ -637,7 +637,9 @@ func TestSimulateBoardIsBounded(t *testing.T) {
 	require.EqualValues(t, most, res["stalled"])
 	require.EqualValues(t, partyboard.SimStepCap(12), res["maxSteps"])
 	t.Logf("%d games × 12 players on a board that never ends: %s", most, took)
-	require.Less(t, took, 10*time.Second)
+	// A hang guard only: the work is bounded by steps (stalled, maxSteps
+	// above), and a loaded machine takes longer; the time is logged.
+	require.Less(t, took, time.Minute)
 
 	code, out, took = sim("gen1", `"pokemon-gen1"`, most)
 	require.Equal(t, http.StatusOK, code, "%v", out)
