@@ -199,7 +199,10 @@ export class AdminView {
         )),
       section("Settings: difficulty gradient and reserve", "tr-admin-settings", false, h("p", { class: "note" }, "Weights 0–1000: early for tiles 1–16, late for 41–56, blended between."), this.settingsForm.el),
       section("New team", "tr-admin-newteam", true, name.row, color.row, h("label", {}, "members ", members), password.row, slot.row,
-        button("Create team", () => this.send({ type: "createTeam", name: name.input.value.trim(), color: color.input.value, members: lines(members.value), password: password.input.value, slot: Number(slot.input.value) || undefined }, "team created").then((ok) => {
+        // An untouched colour is the server's to pick (the first palette
+        // colour no team has): the form's suggestion may predate a team
+        // another admin just made, and a colour two teams share is refused.
+        button("Create team", () => this.send({ type: "createTeam", name: name.input.value.trim(), color: this.colorTouched ? color.input.value : undefined, members: lines(members.value), password: password.input.value, slot: Number(slot.input.value) || undefined }, "team created").then((ok) => {
           if (ok) {
             name.input.value = members.value = password.input.value = "";
             this.colorTouched = false;
