@@ -69,17 +69,6 @@ type FrameStep struct {
 	Events json.RawMessage `json:"events"`
 }
 
-// recStep is one step as recorded (log, batch or event record).
-type recStep struct {
-	Seq      int64           `json:"seq"`
-	At       time.Time       `json:"at"`
-	Type     string          `json:"type"`
-	ActionID string          `json:"actionId"`
-	Actor    map[string]any  `json:"actor"`
-	Events   json.RawMessage `json:"events"`
-	P        string          `json:"p"`
-}
-
 // ReplayGame replays finished game gameID of kind for viewer.
 //
 // Reads: the game document, its private document, every document of its
@@ -223,10 +212,10 @@ func (out *Replay) window(from int) (*Replay, error) {
 // history batches, event records and the game document's log, each step
 // once; by time, then version. Effects' steps are left out (a replay runs
 // the effects again).
-func recordedSteps(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]recStep, error) {
-	var out []recStep
+func recordedSteps(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]logStep, error) {
+	var out []logStep
 	seen := map[int64]int{} // seq → index in out
-	add := func(s recStep) {
+	add := func(s logStep) {
 		if strings.HasPrefix(s.ActionID, "fx-") {
 			return
 		}
@@ -243,7 +232,7 @@ func recordedSteps(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]
 	}
 	made := map[int]time.Time{} // index in out → its event record's creation
 	list := func(v any) error {
-		var ls []recStep
+		var ls []logStep
 		if err := fromFirestore(v, &ls); err != nil {
 			return err
 		}
@@ -260,7 +249,7 @@ func recordedSteps(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]
 			}
 			continue
 		}
-		var s recStep
+		var s logStep
 		if err := fromFirestore(data, &s); err != nil {
 			return nil, err
 		}
@@ -277,7 +266,7 @@ func recordedSteps(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]
 	// microsecond by version when both version the game, else by when their
 	// event records were committed.
 	type keyed struct {
-		s    recStep
+		s    logStep
 		made time.Time
 	}
 	ks := make([]keyed, len(out))
@@ -318,7 +307,7 @@ type replayer struct {
 }
 
 // play runs the game from its start through every recorded action.
-func (r *replayer) play(start replayStart, steps []recStep, inputs map[string]replayInput, stored json.RawMessage) *Replay {
+func (r *replayer) play(start replayStart, steps []logStep, inputs map[string]replayInput, stored json.RawMessage) *Replay {
 	out := &Replay{GameID: r.gameID, Frames: []Frame{}}
 	fail := func(format string, args ...any) *Replay {
 		out.Diverged = fmt.Sprintf(format, args...)
@@ -362,7 +351,7 @@ func (r *replayer) play(start replayStart, steps []recStep, inputs map[string]re
 // action: the same action id (a tick's advance has none: the same time), and
 // a is a deadline the action applied before its own step (which comes last).
 // Two players may use the same action id at the same moment.
-func sameAction(a, b recStep) bool {
+func sameAction(a, b logStep) bool {
 	if a.ActionID != b.ActionID || a.Type != domain.ActionExpire {
 		return false
 	}
@@ -448,7 +437,7 @@ func (r *replayer) env(now time.Time) domain.Env {
 
 // action replays one recorded action (its steps in group) and returns its
 // frame.
-func (r *replayer) action(group []recStep, inputs map[string]replayInput) (Frame, error) {
+func (r *replayer) action(group []logStep, inputs map[string]replayInput) (Frame, error) {
 	last := group[len(group)-1]
 	at := last.At
 	var a domain.Action
