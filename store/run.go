@@ -683,21 +683,19 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 						return nil
 					}
 				}
+				var prev *recorded
+				var rerr error
 				if x.plan.Scope == domain.ScopeCreate {
 					// A create that wrote the game document alone keeps its
 					// reply in private/server (writeGame); its game id only
-					// this action makes.
-					if prev, err2 := recordedReply(tx.Get(st.privateRef(gameID))); err2 != nil {
-						return err2
-					} else if prev != nil && len(prev.reply) > 0 {
-						if prev.hash != hash {
-							return reused(a)
-						}
-						reply, x.done.Session = prev.reply, prev.session
-						return nil
+					// this action makes. Any other's is in its action record.
+					if prev, rerr = recordedReply(tx.Get(st.privateRef(gameID))); prev != nil && len(prev.reply) == 0 {
+						prev = nil
 					}
 				}
-				prev, rerr := recordedReply(tx.Get(st.actionRef(gameID, a)))
+				if rerr == nil && prev == nil {
+					prev, rerr = recordedReply(tx.Get(st.actionRef(gameID, a)))
+				}
 				if rerr != nil {
 					return rerr
 				}
