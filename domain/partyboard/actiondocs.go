@@ -22,7 +22,7 @@ type GetBoardRequest struct {
 // SimulateRequest is the payload of "simulateBoard".
 type SimulateRequest struct {
 	Board   json.RawMessage `json:"board" field:"json,orid"`          // a board id, or a board file
-	Games   int             `json:"games" field:"int,min=0,max=200"`  // 0: DefaultSimGames; at most MaxSimGames
+	Games   int             `json:"games" field:"int,min=0,max=200"`  // 0: DefaultSimGames, or fewer to fit SimBudget
 	Players int             `json:"players" field:"int,min=0,max=12"` // 0: 4; else MinPlayers to MaxPlayers
 	Seed    string          `json:"seed" field:"text,max=128"`
 	Lenient bool            `json:"lenient"`

@@ -66,7 +66,14 @@ func TestSimulateBudget(t *testing.T) {
 		_, _, err := simulate(t, fmt.Sprintf(`{"board":"pokemon-gen1","games":%d,"players":%d}`, most+1, MaxPlayers))
 		require.Equal(t, domain.EINVALID, domain.ErrorCode(err))
 		require.Contains(t, domain.ErrorMessage(err), "games × players")
-		_, _, err = simulate(t, `{"board":"pokemon-gen1","games":200,"players":6}`)
-		require.NoError(t, err, "6 players fit 200 games")
+		_, _, err = simulate(t, fmt.Sprintf(`{"board":"pokemon-gen1","games":%d,"players":6}`, SimBudget/SimStepCap(6)))
+		require.NoError(t, err, "6 players fit the most games the budget allows them")
+	})
+	t.Run("games left out fit the budget", func(t *testing.T) {
+		for _, tc := range []struct{ players, want int }{{2, DefaultSimGames}, {4, DefaultSimGames}, {12, most}} {
+			rep, _, err := simulate(t, fmt.Sprintf(`{"board":"pokemon-gen1","players":%d}`, tc.players))
+			require.NoError(t, err, "%d players", tc.players)
+			require.Equal(t, tc.want, rep.Games, "%d players: got %d games, want %d", tc.players, rep.Games, tc.want)
+		}
 	})
 }
