@@ -23,6 +23,12 @@ type Env struct {
 	DiceAt DiceSource
 	// New describes the game a create action makes (nil otherwise).
 	New *Created
+	// Stop reports that the action has used the compute time the platform
+	// gives one request (nil: never). Only work whose answer may honestly be
+	// partial checks it — a board simulation stops between games and says
+	// how many it played — never a rule that decides a game's state, so a
+	// replay cannot depend on it.
+	Stop func() bool
 }
 
 // Created is what the platform tells a create action, and what a create

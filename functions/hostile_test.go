@@ -617,11 +617,12 @@ func neverEnds(tiles int) string {
 
 // TestSimulateBoardIsBounded: the heaviest simulateBoard a guest may send —
 // the most games of 12 players the budget allows, on a board whose games
-// never end — answers 200 with every game reported stalled, in about the
-// time of the heaviest real simulation; three at once all answer 200 (never
-// 503: a simulation is no contention); one game more is 400 naming games and
-// players. Times are logged (the machine is shared; the bound asserted is
-// loose).
+// never end — answers 200 with every game it played reported stalled, in
+// about the time of the heaviest real simulation; three at once all answer
+// 200 (never 503: a simulation is no contention, and on a machine too busy
+// to finish them within the request's compute time they stop early and say
+// so: cut); one game more is 400 naming games and players. Times are logged
+// (the machine is shared; the bound asserted is loose).
 func TestSimulateBoardIsBounded(t *testing.T) {
 	s := newStack(t)
 	guest := s.guest("Gus")
@@ -634,9 +635,9 @@ func TestSimulateBoardIsBounded(t *testing.T) {
 	code, out, took := sim("never", neverEnds(8), most)
 	require.Equal(t, http.StatusOK, code, "%v", out)
 	res := out["result"].(map[string]any)
-	require.EqualValues(t, most, res["stalled"])
+	require.Equal(t, res["games"], res["stalled"], "every game played stalls")
 	require.EqualValues(t, partyboard.SimStepCap(12), res["maxSteps"])
-	t.Logf("%d games × 12 players on a board that never ends: %s", most, took)
+	t.Logf("%d games × 12 players on a board that never ends: %v played (cut: %v), %s", most, res["games"], res["cut"], took)
 	// A hang guard only: the work is bounded by steps (stalled, maxSteps
 	// above), and a loaded machine takes longer; the time is logged.
 	require.Less(t, took, time.Minute)
@@ -644,7 +645,7 @@ func TestSimulateBoardIsBounded(t *testing.T) {
 	code, out, took = sim("gen1", `"pokemon-gen1"`, most)
 	require.Equal(t, http.StatusOK, code, "%v", out)
 	require.EqualValues(t, 0, out["result"].(map[string]any)["stalled"])
-	t.Logf("%d games × 12 players on pokemon-gen1: %s", most, took)
+	t.Logf("%d games × 12 players on pokemon-gen1: %v played, %s", most, out["result"].(map[string]any)["games"], took)
 
 	var wg sync.WaitGroup
 	took3 := make([]time.Duration, 3)
@@ -659,6 +660,16 @@ func TestSimulateBoardIsBounded(t *testing.T) {
 	wg.Wait()
 	require.Equal(t, []int{200, 200, 200}, codes)
 	t.Logf("three at once: %v", took3)
+
+	// Out of compute time at once: the first game is played, and the
+	// report says it was cut short.
+	s.store.ComputeBudget = time.Nanosecond
+	code, out, _ = sim("cut", `"pokemon-gen1"`, most)
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	res = out["result"].(map[string]any)
+	require.Equal(t, true, res["cut"], "%v", res)
+	require.EqualValues(t, 1, res["games"])
+	s.store.ComputeBudget = 0
 
 	code, out, _ = sim("over", `"pokemon-gen1"`, most+1)
 	require.Equal(t, http.StatusBadRequest, code, "%v", out)

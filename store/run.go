@@ -202,7 +202,7 @@ func (x *execution) run(ctx context.Context, tx txn, now time.Time) (*attempt, e
 	} else {
 		at.seed = st.seedLoader(tx, gameID)
 	}
-	env := domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return &lazyDice{load: at.seed, seq: seq} }}
+	env := domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return &lazyDice{load: at.seed, seq: seq} }, Stop: st.stopper(ctx)}
 	if x.plan.Scope == domain.ScopeCreate {
 		code, err := st.freeRoomCode(tx)
 		if err != nil {

@@ -3,6 +3,7 @@
 package store
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"sync"
@@ -31,6 +32,10 @@ type Store struct {
 	// newcomers race for one ticket, at one read more per ticket looked at
 	// (docs/scale.md).
 	QueueWindow int
+	// ComputeBudget is the wall time one action's rules may compute before
+	// domain.Env.Stop says so (0: DefaultComputeBudget); half of what is
+	// left of the request's deadline when that is sooner.
+	ComputeBudget time.Duration
 
 	seeds seedCache // the seeds of games this process has played (log.go)
 	// needTx holds the actions ("{kind}/{type}") that asked a batch for a
@@ -51,6 +56,27 @@ func (s *Store) now() time.Time {
 		return time.Now().Truncate(time.Microsecond)
 	}
 	return s.Now().Truncate(time.Microsecond)
+}
+
+// DefaultComputeBudget: a request's whole time is 20 s (functions'
+// DefaultRequestTimeout), of which a computation that may stop early (a
+// board simulation) takes at most this, leaving its reads and commit room
+// even on a starved machine.
+const DefaultComputeBudget = 5 * time.Second
+
+// stopper is domain.Env.Stop for an action run under ctx: wall time, not
+// the store's clock (tests move that by hand), since it bounds the work.
+func (s *Store) stopper(ctx context.Context) func() bool {
+	start := time.Now()
+	d := s.ComputeBudget
+	if d == 0 {
+		d = DefaultComputeBudget
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		d = min(d, time.Until(dl)/2)
+	}
+	end := start.Add(d)
+	return func() bool { return time.Now().After(end) }
 }
 
 // NewSeed returns a fresh secret game seed: 32 random bytes, hex encoded.

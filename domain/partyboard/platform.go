@@ -148,7 +148,7 @@ func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domai
 	case ActionGetBoard:
 		return p.getBoard(d, a)
 	case ActionSimulateBoard:
-		return p.simulateBoard(d, a)
+		return p.simulateBoard(d, a, env)
 	}
 	id, err := p.boardOf(d, a)
 	if err != nil {
@@ -325,8 +325,11 @@ func (p PlatformGame) getBoard(d domain.Docs, a domain.Action) (domain.Change, e
 }
 
 // simulateBoard plays random games on a board (a built-in or uploaded id,
-// or a board file) and replies with the SimReport.
-func (p PlatformGame) simulateBoard(d domain.Docs, a domain.Action) (domain.Change, error) {
+// or a board file) and replies with the SimReport. The budget bounds its
+// work; env.Stop bounds its time, for a machine too busy to do that work
+// within the request's time: the report then covers the games played (Cut)
+// rather than the request failing with a 503.
+func (p PlatformGame) simulateBoard(d domain.Docs, a domain.Action, env domain.Env) (domain.Change, error) {
 	var req SimulateRequest
 	if err := domain.DecodePayload(a.Payload, &req); err != nil {
 		return domain.Change{}, err
@@ -357,7 +360,7 @@ func (p PlatformGame) simulateBoard(d domain.Docs, a domain.Action) (domain.Chan
 	if err != nil {
 		return domain.Change{}, err
 	}
-	rep, err := Simulate(b, SimOptions{Games: games, Players: players, Seed: req.Seed, MaxSteps: steps})
+	rep, err := Simulate(b, SimOptions{Games: games, Players: players, Seed: req.Seed, MaxSteps: steps, Stop: env.Stop})
 	if err != nil {
 		return domain.Change{}, err
 	}

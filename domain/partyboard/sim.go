@@ -25,6 +25,9 @@ type SimOptions struct {
 	// Workers play games side by side (default 1). The report does not
 	// depend on it.
 	Workers int
+	// Stop, checked before each game is started (nil: never), ends the
+	// simulation early: the report covers the games played and says Cut.
+	Stop func() bool
 }
 
 // SimMaxSteps is the default cap on the actions of a simulated game: real
@@ -34,8 +37,11 @@ const SimMaxSteps = 20000
 // SimReport is what Simulate found: how long games last, which tiles and
 // rules never come up, how often each rule runs, and who wins by seat.
 type SimReport struct {
-	Board   string `json:"board"`
+	Board string `json:"board"`
+	// Games is how many games were played: those asked for, or fewer when
+	// the request's compute time ran out first (Cut).
 	Games   int    `json:"games"`
+	Cut     bool   `json:"cut,omitempty"`
 	Players int    `json:"players"`
 	Seed    string `json:"seed"`
 	// Turns is the length of the games that ended, in turns (lost and
@@ -142,12 +148,21 @@ func Simulate(b *Board, o SimOptions) (SimReport, error) {
 			}
 		}()
 	}
+	played := 0
 	for i := range games {
+		if i > 0 && o.Stop != nil && o.Stop() {
+			break
+		}
 		next <- i
+		played++
 	}
 	close(next)
 	wg.Wait()
-	return report(b, o, games), nil
+	cut := played < o.Games
+	o.Games = played
+	rep := report(b, o, games[:played])
+	rep.Cut = cut
+	return rep, nil
 }
 
 // simulateOne plays game i of a simulation.

@@ -77,3 +77,31 @@ func TestSimulateBudget(t *testing.T) {
 		}
 	})
 }
+
+// TestSimulateStops: a simulation whose Stop says the time is up plays no
+// further game and reports the ones it played as cut; without Stop, or
+// before it says so, the report is the whole one.
+func TestSimulateStops(t *testing.T) {
+	b, _, _, err := LoadBoard(json.RawMessage(neverEnds(8)), LoadOptions{})
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name      string
+		after     int // Stop says so from its (after+1)th call; -1: never
+		wantGames int
+		wantCut   bool
+	}{
+		{"never", -1, 10, false},
+		{"after 3 games", 2, 3, true},
+		{"at once: the first game is still played", 0, 1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			stop := func() bool { calls++; return tc.after >= 0 && calls > tc.after }
+			rep, err := Simulate(b, SimOptions{Games: 10, Players: 2, MaxSteps: 50, Stop: stop})
+			require.NoError(t, err)
+			require.Equal(t, tc.wantGames, rep.Games, "games: got %d, want %d", rep.Games, tc.wantGames)
+			require.Equal(t, tc.wantCut, rep.Cut)
+			require.Equal(t, rep.Games, rep.Stalled, "the games played are the games reported")
+		})
+	}
+}
