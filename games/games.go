@@ -59,7 +59,7 @@ var all = domain.Registry{
 		Game:     hexdice.NewPlatformGame(),
 		Function: "HexDice",
 		Stats:    true, // per turn mode (docs/hexdice.md)
-		Bots:     bot.New(clocked(hexdice.BotSpec())),
+		Bots:     hexdice.NewBots(clocked(hexdice.BotSpec())),
 		Demo:     hexDiceDemo,
 		Load:     hexDiceLoad,
 	},
