@@ -66,7 +66,8 @@ var all = domain.Registry{
 	{
 		Game:     codebowl.NewPlatformGame(),
 		Function: "CodeBowl",
-		Stats:    true, // coaches' wins, draws and losses; one leaderboard (docs/codebowl.md)
+		Stats:    true,                                 // coaches' wins, draws and losses; one leaderboard (docs/codebowl.md)
+		Bots:     bot.New(clocked(codebowl.BotSpec())), // a bot's join makes its team (codebowl/botseat.go)
 		Demo:     codeBowlDemo,
 		Load:     codeBowlLoad,
 	},
