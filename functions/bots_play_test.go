@@ -11,6 +11,7 @@ import (
 
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/domain/codebowl"
+	"github.com/meeple-games/meeple/domain/partyboard"
 	"github.com/meeple-games/meeple/store"
 )
 
@@ -125,4 +126,50 @@ func TestCodeBowlHostPlaysAStrongBot(t *testing.T) {
 	require.Empty(t, s.cbTeamDoc(reds).Match, "the host's team is unlocked at the end")
 	require.Empty(t, s.cbTeamDoc(botTeam).Match, "the bot's team is unlocked at the end")
 	noStatsFor(t, s, codebowl.Kind, ann)
+}
+
+// TestPartyBoardWithABot: a guest hosts a Party Board lobby on each level,
+// adds a bot, starts, and plays to the end through the HTTP function (the
+// host answers what the game awaits of him with a random listed move, never
+// leaving); the bot answers for itself through store.PlayBots and never
+// removes anyone. Nobody's stats change.
+func TestPartyBoardWithABot(t *testing.T) {
+	for _, level := range domain.BotLevels {
+		t.Run(level, func(t *testing.T) {
+			s := newStack(t)
+			host := s.guest("Hana")
+			code, out := s.post(host.Token, "PartyBoard", map[string]any{"actionId": "c1", "type": "create", "board": "pokemon-gen1"})
+			require.Equal(t, http.StatusOK, code, "create: %v", out)
+			id := out["result"].(map[string]any)["gameId"].(string)
+			code, out = s.post(host.Token, "PartyBoard", map[string]any{"gameId": id, "actionId": "add-1", "type": domain.ActionAddBot, "level": level})
+			require.Equal(t, http.StatusOK, code, "addBot: %v", out)
+			code, out = s.post(host.Token, "PartyBoard", map[string]any{"gameId": id, "actionId": "start", "type": partyboard.ActionStart})
+			require.Equal(t, http.StatusOK, code, "start: %v", out)
+			bot := domain.BotActor(level, 1)
+			game := func() partyboard.Game {
+				var g partyboard.Game
+				_, err := s.store.GameState(context.Background(), id, &g)
+				require.NoError(t, err)
+				return g
+			}
+			g0 := game()
+			require.Equal(t, []string{host.ID, bot.ID}, g0.PlayerIDs())
+			rng := rand.New(rand.NewPCG(3, 4))
+			moves := playVsBot(t, s, "PartyBoard", id, host, 5000, func(ms []map[string]any) map[string]any {
+				var mine []map[string]any
+				for _, mv := range ms {
+					if mv["type"] != partyboard.ActionRemovePlayer {
+						mine = append(mine, mv)
+					}
+				}
+				return mine[rng.IntN(len(mine))]
+			}, func() bool { return game().Phase == partyboard.PhaseOver })
+			g := game()
+			for _, p := range g.Players {
+				require.False(t, p.Removed, "%s was removed", p.ID)
+			}
+			t.Logf("Party Board, %s bot: over after %d turns, %d bot moves; winner %s", level, g.Turn, moves, g.Winner)
+			noStatsFor(t, s, partyboard.Kind, host)
+		})
+	}
 }

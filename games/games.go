@@ -25,6 +25,9 @@ import (
 // 512 KiB, JSON-escaped).
 const MaxUploadBody = 1 << 20
 
+// partyBoard is Party Board's game: its bots play the boards it loads.
+var partyBoard = partyboard.NewPlatformGame()
+
 var all = domain.Registry{
 	{
 		Game:     dashdice.NewGame(),
@@ -35,10 +38,11 @@ var all = domain.Registry{
 		Load:     dashDiceLoad,
 	},
 	{
-		Game:     partyboard.NewPlatformGame(),
+		Game:     partyBoard,
 		Function: "PartyBoard",
 		MaxBody:  MaxUploadBody,
 		Stats:    true,
+		Bots:     bot.New(clocked(partyboard.BotSpec(partyBoard.Boards()))), // the game's own boards
 		Demo:     partyBoardDemo,
 		Load:     partyBoardLoad,
 	},
