@@ -93,6 +93,19 @@ type Bots interface {
 	Join(bot Actor) json.RawMessage
 }
 
+// ViewBots is implemented by the Bots of a game that hides part of its
+// state from its seats (Hidden): while the game keeps a view document for
+// a bot (SlotView, keyed by the bot's id), the platform asks MoveView with
+// the game document's state (public: what everyone reads) and that view
+// document as stored (view) — exactly what a person in the bot's seat
+// reads — never the whole state. Without a view document (a game that
+// hides nothing) it asks Move as for any game. A game whose state a view
+// document hides and whose Bots are not ViewBots gets no bot moves.
+type ViewBots interface {
+	Bots
+	MoveView(public, view json.RawMessage, bot Actor, level string, seed uint64, now time.Time) (mv Move, ok bool, err error)
+}
+
 // Evaluator is implemented by a game's bot helper (domain/<game>/bot.go)
 // where random playouts cannot reach the end of a game in the time a move
 // has: it judges s for seat me, from 0 (lost) to 1 (won).

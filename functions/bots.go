@@ -60,7 +60,7 @@ func (s *Server) addBot(ctx context.Context, e domain.Entry, actor domain.Actor,
 	var last error
 	for n := 1; n <= domain.MaxBotSeats; n++ {
 		bot := domain.BotActor(req.Level, n)
-		join := domain.Action{ID: "addBot~" + env.ActionID, Type: domain.ActionJoin, Actor: bot, Payload: e.Bots.Join(bot)}
+		join := domain.Action{ID: "addBot~" + env.ActionID, Type: domain.ActionJoin, Actor: bot, GameID: env.GameID, Payload: e.Bots.Join(bot)}
 		reply, _, err := store.Run(ctx, s.Store, store.Request{Kind: e.Kind(), GameID: env.GameID, Action: join})
 		if err == nil {
 			return reply, nil

@@ -25,6 +25,9 @@ import (
 // 512 KiB, JSON-escaped).
 const MaxUploadBody = 1 << 20
 
+// partyBoard is Party Board's game: its bots play the boards it loads.
+var partyBoard = partyboard.NewPlatformGame()
+
 var all = domain.Registry{
 	{
 		Game:     dashdice.NewGame(),
@@ -35,10 +38,11 @@ var all = domain.Registry{
 		Load:     dashDiceLoad,
 	},
 	{
-		Game:     partyboard.NewPlatformGame(),
+		Game:     partyBoard,
 		Function: "PartyBoard",
 		MaxBody:  MaxUploadBody,
 		Stats:    true,
+		Bots:     bot.New(clocked(partyboard.BotSpec(partyBoard.Boards()))), // the game's own boards
 		Demo:     partyBoardDemo,
 		Load:     partyBoardLoad,
 	},
@@ -59,14 +63,15 @@ var all = domain.Registry{
 		Game:     hexdice.NewPlatformGame(),
 		Function: "HexDice",
 		Stats:    true, // per turn mode (docs/hexdice.md)
-		Bots:     bot.New(clocked(hexdice.BotSpec())),
+		Bots:     hexdice.NewBots(clocked(hexdice.BotSpec())),
 		Demo:     hexDiceDemo,
 		Load:     hexDiceLoad,
 	},
 	{
 		Game:     codebowl.NewPlatformGame(),
 		Function: "CodeBowl",
-		Stats:    true, // coaches' wins, draws and losses; one leaderboard (docs/codebowl.md)
+		Stats:    true,                                 // coaches' wins, draws and losses; one leaderboard (docs/codebowl.md)
+		Bots:     bot.New(clocked(codebowl.BotSpec())), // a bot's join makes its team (codebowl/botseat.go)
 		Demo:     codeBowlDemo,
 		Load:     codeBowlLoad,
 	},

@@ -76,7 +76,9 @@ func botSeed(gameID, bot string, version int64) uint64 {
 }
 
 // PlayBots reads game gameID and makes one move for every bot seated in it
-// that has one (the game's Bots decide, from the game document's state),
+// that has one (the game's Bots decide, from what the bot's seat may read:
+// the game document's state, and in a game that hides state from its seats
+// the bot's own view document — botMove),
 // each through Run as the bot: the game's admission, its rules and the
 // action-id idempotency a person's move goes through, applied only to the
 // version the bot looked at (ExpectVersion). The move's write fires the
@@ -117,7 +119,7 @@ func PlayBots(ctx context.Context, st *Store, gameID string) (int, error) {
 		if !ok {
 			continue
 		}
-		mv, ok, err := e.Bots.Move(state, bot, level, botSeed(gameID, id, version), st.now())
+		mv, ok, err := st.botMove(ctx, e, gameID, state, version, bot, level, botSeed(gameID, id, version))
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -136,6 +138,45 @@ func PlayBots(ctx context.Context, st *Store, gameID string) (int, error) {
 		}
 	}
 	return played, errors.Join(errs...)
+}
+
+// botMove asks the game's Bots for bot's move on the game document's state
+// at version. A game that declares view documents (domain.SlotView: the
+// hidden-information contract, domain.Hidden) may hide part of its state
+// from the seats: when it keeps one for the bot, the bot decides from that
+// document and the game document — what a person in its seat reads —
+// through domain.ViewBots. The server-only whole state (private/state) is
+// never read here. A view written after the game document was read (a
+// newer version) gives no move: the write that made it brings the bot back.
+func (st *Store) botMove(ctx context.Context, e domain.Entry, gameID string, state json.RawMessage, version int64, bot domain.Actor, level string, seed uint64) (domain.Move, bool, error) {
+	sl := st.slotsOf(e.Game)
+	if _, hidden := sl.byName[domain.SlotView]; !hidden {
+		return e.Bots.Move(state, bot, level, seed, st.now())
+	}
+	path, err := sl.path(gameID, domain.Doc(domain.SlotView, bot.ID))
+	if err != nil {
+		return domain.Move{}, false, err
+	}
+	snap, err := st.FS.Doc(path).Get(ctx)
+	if notFound(err) {
+		return e.Bots.Move(state, bot, level, seed, st.now()) // nothing hidden from it
+	}
+	if err != nil {
+		return domain.Move{}, false, err
+	}
+	vb, ok := e.Bots.(domain.ViewBots)
+	if !ok {
+		return domain.Move{}, false, domain.Errorf(domain.EINTERNAL, "%s keeps a view for %s, and its bots cannot play from one (domain.ViewBots)", e.Kind(), bot.ID)
+	}
+	data := snap.Data()
+	if v, _ := data[fVersion].(int64); v > version {
+		return domain.Move{}, false, nil
+	}
+	view, err := docJSON(data)
+	if err != nil {
+		return domain.Move{}, false, err
+	}
+	return vb.MoveView(state, view, bot, level, seed, st.now())
 }
 
 // playBot sends one bot move; applied false when the version moved on or

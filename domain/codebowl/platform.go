@@ -216,6 +216,9 @@ func (p PlatformGame) Plan(a domain.Action) (domain.Plan, error) {
 		}
 		return domain.Plan{Scope: domain.ScopeCreate, Reads: []domain.Read{gameRead, domain.Locked(teamDoc(req.TeamID))}}, nil
 	case domain.ActionJoin:
+		if isBotJoin(a) {
+			return botJoinPlan(a) // botseat.go
+		}
 		var req JoinRequest
 		if err := domain.DecodePayload(a.Payload, &req); err != nil {
 			return domain.Plan{}, err
@@ -252,7 +255,14 @@ func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domai
 		return p.create(d, a, env)
 	}
 	var join *Team
-	if a.Type == domain.ActionJoin {
+	var botTeamFresh bool
+	if isBotJoin(a) { // botseat.go: a bot plays with a team its join makes
+		t, fresh, err := botTeam(d, a)
+		if err != nil {
+			return domain.Change{}, err
+		}
+		join, botTeamFresh = &t, fresh
+	} else if a.Type == domain.ActionJoin {
 		var req JoinRequest
 		if err := domain.DecodePayload(a.Payload, &req); err != nil {
 			return domain.Change{}, err
@@ -270,6 +280,13 @@ func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domai
 	}
 	if err := teamWrites(d, &ch, before, join); err != nil {
 		return domain.Change{}, err
+	}
+	if botTeamFresh {
+		w, err := botTeamWrite(*join, a.GameID)
+		if err != nil {
+			return domain.Change{}, err
+		}
+		ch.Writes = append(ch.Writes, w)
 	}
 	return ch, nil
 }

@@ -50,6 +50,9 @@ var scripts = []struct {
 	// A seeded DashDice match played to its end, then replayed on the
 	// replay page: verified, step, play to the last frame, the slider.
 	{"replay.mjs", "replayMs", 0},
+	// The host of a waiting CodeBowl match and of a Party Board lobby adds
+	// a bot from the page; the bot is seated and plays by itself.
+	{"bots.mjs", "botSeatedMs", 0},
 	// The lobby, the sign-in page and every game's page, as a player and
 	// as a spectator: axe finds no serious or critical violation,
 	// Lighthouse (desktop) scores ≥ 90 for performance and accessibility

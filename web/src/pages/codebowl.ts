@@ -258,6 +258,8 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
 
   const endTurnBtn = button("End turn", () => send("endTurn"), { id: "cb-end-turn", class: "primary" });
   const forfeitBtn = button("Forfeit", () => (confirm("Forfeit this match?") ? send("forfeit") : undefined), { id: "cb-forfeit" });
+  // The host seats a bot in a waiting match (docs/bots.md): its join makes its own team.
+  const botBtns = (["random", "strong"] as const).map((level) => button(`Play a ${level} bot`, () => send("addBot", { level }), { id: `cb-bot-${level}` }));
   /** startDraft fills the draft from a listed formation (the legal `place` i). */
   function startDraft(i: number) {
     const f = moves.filter((mv) => mv.type === "place")[i];
@@ -312,6 +314,7 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
       if (up) show.push(button("Stand up", () => send("standUp", up.payload), { id: "cb-stand-up" }));
       if (moves.some((mv) => mv.type === "endTurn")) show.push(endTurnBtn);
     }
+    if (mySide() === "home" && st.phase === "waiting" && !opts.watch) show.push(...botBtns);
     if (mySide() && st.phase !== "over" && !opts.watch) show.push(forfeitBtn);
     replace(el.buttons, ...show);
   }

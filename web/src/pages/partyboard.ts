@@ -437,6 +437,8 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
         const start = button("Start the game", () => send("start"), { id: "pb-start", class: "primary" });
         start.disabled = players.length < 2;
         lobby.push(start);
+        // The host seats bots (docs/bots.md): each joins like a player.
+        if (players.length < 12) for (const level of ["random", "strong"]) lobby.push(button(`Add a ${level} bot`, () => send("addBot", { level }), { id: `pb-bot-${level}` }));
       }
       if (seated && st.phase !== "over" && !players.find((p) => p.id === me)?.removed && !(st.phase === "lobby" && st.host === me && players.length === 1)) {
         lobby.push(button("Leave", () => (confirm("Leave this game?") ? send("removePlayer", { playerId: me }) : undefined), { id: "pb-leave" }));
