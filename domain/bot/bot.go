@@ -39,6 +39,10 @@ type Spec[S any] struct {
 	Eval domain.Evaluator[S]
 	// Resign says which listed moves a bot never plays (nil: none).
 	Resign domain.Resigner
+	// Policy, when set, is asked first at the strong level: a move the
+	// game knows to be best (ok true; it must be one of moves), else the
+	// search decides. DashDice's classic rule set plays a solved table.
+	Policy func(s S, me domain.Actor, moves []domain.Move) (domain.Move, bool)
 	// Playouts is the strong level's playouts per move (0: DefaultPlayouts);
 	// Depth the steps of one playout before it is judged (0: DefaultDepth).
 	Playouts, Depth int
@@ -106,6 +110,11 @@ func (sp Spec[S]) Choose(s S, me domain.Actor, level string, rng *rand.Rand, now
 		return domain.Move{}, false
 	case len(moves) == 1 || level == domain.BotRandom:
 		return moves[rng.IntN(len(moves))], true
+	}
+	if sp.Policy != nil {
+		if mv, ok := sp.Policy(s, me, moves); ok {
+			return mv, true
+		}
 	}
 	return sp.search(s, me, moves, rng, now), true
 }
