@@ -40,8 +40,9 @@ type Spec[S any] struct {
 	// Resign says which listed moves a bot never plays (nil: none).
 	Resign domain.Resigner
 	// Policy, when set, is asked first at the strong level: a move the
-	// game knows to be best (ok true; it must be one of moves), else the
-	// search decides. DashDice's classic rule set plays a solved table.
+	// game knows to be best (ok true; one the rules accept in s, listed or
+	// not), else the search decides. DashDice's classic rule set plays a
+	// solved table, CodeBowl's turns a plan (docs/bots.md).
 	Policy func(s S, me domain.Actor, moves []domain.Move) (domain.Move, bool)
 	// Playouts is the strong level's playouts per move (0: DefaultPlayouts);
 	// Depth the steps of one playout before it is judged (0: DefaultDepth).
