@@ -329,21 +329,18 @@ func (pl *planner) carry(c ref) (domain.Move, bool) {
 		// He has run: knock down who stands next to him, at good odds.
 		return pl.clear(cp.Pos, 0.5)
 	}
-	if cp.State == StateStanding && pl.threat[cp.Pos.X][cp.Pos.Y] > 0 {
+	// (A carrier stands: a knocked-down one has dropped the ball.)
+	if pl.threat[cp.Pos.X][cp.Pos.Y] > 0 {
 		if mv, ok := pl.clear(cp.Pos, 0.5); ok {
 			return mv, true
 		}
 	}
 	path, v := pl.best(c, func(q Square, ball bool, _ int) (float64, bool) {
-		if !ball {
-			return planTripBall, true // dropped on the way: as a trip
-		}
-		return pl.holdValue(q), true
+		return pl.holdValue(q), ball
 	})
-	if len(path) == 0 || v <= pl.holdValue(cp.Pos) && cp.State == StateStanding {
-		if cp.State == StateDown {
-			return moveOf(cp, path), true
-		}
+	if len(path) == 0 || v <= pl.holdValue(cp.Pos) {
+		// Staying is best: he does not act; knock down who stands next to
+		// him, if anyone may.
 		return pl.clear(cp.Pos, 0.5)
 	}
 	return moveOf(cp, path), true
