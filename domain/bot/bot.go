@@ -3,9 +3,10 @@
 // Apply, with dice the bot rolls itself in its search. It knows no game.
 //
 // Two levels (domain.BotLevels): random picks uniformly among the listed
-// moves; strong runs flat Monte Carlo search — every candidate move is
-// tried in random playouts, chosen by UCB1, within a budget of playouts and
-// of time per move — and plays the move with the best mean result. Where
+// moves; strong plays the game's Policy where it has one, else runs Monte
+// Carlo tree search (search.go) — moves chosen by UCB1 in playouts, within
+// a budget of playouts and of time per move — and plays the root's most
+// tried move. Where
 // playouts cannot reach the end of the game in the budget, the game's
 // Evaluator judges where they stop (docs/bots.md).
 //

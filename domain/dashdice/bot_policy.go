@@ -30,8 +30,9 @@ import (
 // there, so its value past its target is solved in closed form). Within a
 // turn t only grows, so a turn is solved backwards from the target; the
 // turns' starting values are iterated (Gauss–Seidel) until no value moves by
-// more than 1e-12. classicPolicy keeps, for every state of mine, whether
-// rolling is strictly better than banking.
+// more than 1e-10. A ClassicSolution keeps, for every state of mine, whether
+// rolling is strictly better than banking; bot_table.go stores it for the
+// built-in targets and classicPolicy reads it back.
 
 // normalRolls are the sums of the 20 ordered normal rolls (no 1, not a
 // double) with how many of the 36 rolls make each.
