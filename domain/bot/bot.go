@@ -3,9 +3,10 @@
 // Apply, with dice the bot rolls itself in its search. It knows no game.
 //
 // Two levels (domain.BotLevels): random picks uniformly among the listed
-// moves; strong runs flat Monte Carlo search — every candidate move is
-// tried in random playouts, chosen by UCB1, within a budget of playouts and
-// of time per move — and plays the move with the best mean result. Where
+// moves; strong plays the game's Policy where it has one, else runs Monte
+// Carlo tree search (search.go) — moves chosen by UCB1 in playouts, within
+// a budget of playouts and of time per move — and plays the root's most
+// tried move. Where
 // playouts cannot reach the end of the game in the budget, the game's
 // Evaluator judges where they stop (docs/bots.md).
 //
@@ -39,6 +40,11 @@ type Spec[S any] struct {
 	Eval domain.Evaluator[S]
 	// Resign says which listed moves a bot never plays (nil: none).
 	Resign domain.Resigner
+	// Policy, when set, is asked first at the strong level: a move the
+	// game knows to be best (ok true; one the rules accept in s, listed or
+	// not), else the search decides. DashDice's classic rule set plays a
+	// solved table, CodeBowl's turns a plan (docs/bots.md).
+	Policy func(s S, me domain.Actor, moves []domain.Move) (domain.Move, bool)
 	// Playouts is the strong level's playouts per move (0: DefaultPlayouts);
 	// Depth the steps of one playout before it is judged (0: DefaultDepth).
 	Playouts, Depth int
@@ -106,6 +112,11 @@ func (sp Spec[S]) Choose(s S, me domain.Actor, level string, rng *rand.Rand, now
 		return domain.Move{}, false
 	case len(moves) == 1 || level == domain.BotRandom:
 		return moves[rng.IntN(len(moves))], true
+	}
+	if sp.Policy != nil {
+		if mv, ok := sp.Policy(s, me, moves); ok {
+			return mv, true
+		}
 	}
 	return sp.search(s, me, moves, rng, now), true
 }

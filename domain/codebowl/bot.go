@@ -63,5 +63,16 @@ func (botHelper) Evaluate(m Match, me domain.Actor) float64 {
 // seven player actions and endTurn, each with dozens of choices, so the
 // search plays a few steps ahead and judges each new node by Evaluate.
 func BotSpec() bot.Spec[Match] {
-	return bot.Spec[Match]{Rules: Rules{}, Lister: Rules{}, Eval: botHelper{}, Depth: 6, Playouts: 150, Rollout: bot.NoRollout}
+	return bot.Spec[Match]{Rules: Rules{}, Lister: Rules{}, Eval: botHelper{}, Policy: botHelper{}.Policy,
+		Depth: 6, Playouts: 150, Rollout: bot.NoRollout}
+}
+
+// Policy plays the strong level's turns by the plan of bot_plan.go; the
+// search places the players at a kick-off.
+func (botHelper) Policy(m Match, me domain.Actor, _ []domain.Move) (domain.Move, bool) {
+	side := m.SideOf(me.ID)
+	if side == "" {
+		return domain.Move{}, false
+	}
+	return plan(m, side)
 }

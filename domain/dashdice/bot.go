@@ -52,8 +52,38 @@ func (botHelper) Evaluate(m Match, me domain.Actor) float64 {
 
 func clamp(x float64) float64 { return max(0, min(1, x)) }
 
-// BotSpec is DashDice as the bots play it (docs/bots.md): the search looks
-// 40 steps (a few turns) ahead and judges there by the scores.
+// Policy plays the classic rule set by the solved table for its target
+// (bot_policy.go): roll or bank, whichever wins most often against the
+// random bot. Elsewhere (other rule sets, a target without a table, the
+// odd/even call) it leaves the move to the search.
+func (botHelper) Policy(m Match, me domain.Actor, moves []domain.Move) (domain.Move, bool) {
+	seat := m.SeatOf(me.ID)
+	if m.Mode.RuleSet != RuleSetClassic || m.Mode.StartingScore != 0 || m.Phase != PhaseGameplay ||
+		seat == "" || m.CurrentTurn != seat || m.Opponent == nil {
+		return domain.Move{}, false
+	}
+	tb := classicPolicy(m.Mode.TargetScore)
+	if tb == nil {
+		return domain.Move{}, false
+	}
+	// (The tables start at 0: a double six resets a score to 0, not to a
+	// starting score, so a mode starting above 0 is another game.)
+	a, b := m.player(seat).Score, m.player(seat.Other()).Score
+	want := ActionBank
+	if tb.Roll(a, b, m.TurnScore, m.Multiplier) {
+		want = ActionRoll
+	}
+	for _, mv := range moves {
+		if mv.Type == want {
+			return mv, true
+		}
+	}
+	return domain.Move{}, false
+}
+
+// BotSpec is DashDice as the bots play it (docs/bots.md): classic by its
+// solved table, the rest by a search 12 steps ahead judged by the scores.
 func BotSpec() bot.Spec[Match] {
-	return bot.Spec[Match]{Rules: Rules{}, Lister: Rules{}, Resign: botHelper{}, Eval: botHelper{}, Depth: 12, Playouts: 300}
+	h := botHelper{}
+	return bot.Spec[Match]{Rules: Rules{}, Lister: Rules{}, Resign: h, Eval: h, Policy: h.Policy, Depth: 12, Playouts: 300}
 }
