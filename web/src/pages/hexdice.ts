@@ -20,10 +20,8 @@
 // remembered ones dimmed and hatched) and its log from the view's events; a
 // spectator sees the public account (no pieces) until the game is over.
 
-import { doc, getDoc } from "firebase/firestore";
 import { act, type Session } from "../api";
-import { firestoreFor } from "../firebase";
-import { deadlineClock, mergeRecords, millis, showRoomCode, watchGame, type EventRecord, type GameDoc, type Watch } from "../live";
+import { deadlineClock, live, mergeRecords, millis, showRoomCode, watchGame, type EventRecord, type GameDoc, type Watch } from "../live";
 import { ErrorBox, button, h, navigate, replace, select, svg } from "../ui";
 import { PLAYING, recordText, type PageOpts } from "./words";
 import "./boards.css";
@@ -258,10 +256,9 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
   });
 
   // The map never changes: one read of its document.
-  const db = await firestoreFor(s);
-  const mapSnap = await getDoc(doc(db, "games", id, "public", "map"));
-  if (!mapSnap.exists()) throw new Error(`game ${id} has no map document`);
-  map = mapSnap.data() as MapDoc;
+  const mapDoc = await (opts.source ?? live).readDoc(s, id, "public/map");
+  if (!mapDoc) throw new Error(`game ${id} has no map document`);
+  map = mapDoc as MapDoc;
   const R = map.radius + 1;
   const w = SIZE * Math.sqrt(3) * (2 * R);
   const hgt = SIZE * 1.5 * (2 * R);
@@ -493,8 +490,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
   async function loadDraft() {
     if (draftLoaded || !simultaneous() || mySeat() < 0) return;
     draftLoaded = true;
-    const snap = await getDoc(doc(db, "games", id, "orders", me)).catch(() => null);
-    const o = snap?.exists() ? (snap.data() as any) : null;
+    const o = ((await (opts.source ?? live).readDoc(s, id, `orders/${me}`).catch(() => undefined)) ?? null) as any;
     if (!o || o.round !== st()?.round || plan.troops.size || plan.buys.length) return;
     for (const t of o.troops ?? []) plan.troops.set(t.troop, { move: t.move, attack: t.attack });
     plan.buys = o.buys ?? [];
@@ -648,7 +644,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
     replace(el.events, ...r.filter((rec) => rec.type !== "heartbeat").slice(-40).reverse().map((rec) => h("li", {}, recordText(rec))));
   }
 
-  const watch = await watchGame(s, id, {
+  const watch = await (opts.source?.watchGame ?? watchGame)(s, id, {
     game(g) {
       if (!g) return err.show(`no game ${id}`);
       if (g.kind !== "hexdice") return navigate(`#/watch/${id}`);
