@@ -126,6 +126,10 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
 
   const st = () => game?.state;
   const mySeat = (): number => (me ? (st()?.players ?? []).findIndex((p: any) => p.id === me) : -1);
+  // Whose fog the board shows: the player's; on a replay (opts.source) the
+  // signed-in player's own view too, though the page is read-only.
+  const viewer = opts.source ? s.player.id : me;
+  const fogSeat = (): number => (viewer ? (st()?.players ?? []).findIndex((p: any) => p.id === viewer) : -1);
   const simultaneous = () => st()?.mode === "simultaneous";
   const myTurn = () => st()?.phase === "playing" && !simultaneous() && st()?.current === mySeat() && mySeat() >= 0;
   const planning = () => st()?.phase === "playing" && simultaneous() && mySeat() >= 0 && !st()?.players?.[mySeat()]?.submitted;
@@ -540,18 +544,19 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
     el.version.textContent = String(game.version);
     el.round.textContent = `round ${g.round ?? 0} · turn ${g.turn ?? 0} · ${g.mode} · ${g.size}`;
     const seat = mySeat();
+    const fseat = fogSeat();
     board.setAttribute("data-seat", String(seat));
     if (plan.round !== g.round) plan = { round: g.round, troops: new Map(), buys: [] };
-    const legendKey = `${!!g.config}|${fogOn() && seat >= 0}`;
+    const legendKey = `${!!g.config}|${fogOn() && fseat >= 0}`;
     if (!el.legend.childElementCount || el.legend.getAttribute("data-config") !== legendKey) {
       el.legend.setAttribute("data-config", legendKey);
-      replace(el.legend, ...legendItems(), ...(fogOn() && seat >= 0 ? fogLegend() : []));
+      replace(el.legend, ...legendItems(), ...(fogOn() && fseat >= 0 ? fogLegend() : []));
     }
     el.fogNote.hidden = !fogOn();
     el.fogNote.textContent = !fogOn() ? ""
-      : seat >= 0 ? "Fog of war: you see what your troops and structures see (lit hexes); remembered hexes show structures as last seen and no troops; dark hexes were never seen."
+      : fseat >= 0 ? "Fog of war: you see what your troops and structures see (lit hexes); remembered hexes show structures as last seen and no troops; dark hexes were never seen."
       : "This game is played in fog of war: a spectator sees the public account only (no troops or structures) until it is over, then the whole final board.";
-    if (fogOn() && seat >= 0 && !opts.watch && !viewWatch) {
+    if (fogOn() && fseat >= 0 && (!opts.watch || opts.source) && !viewWatch) {
       viewWatch = watchView(s, id, {
         view(v) {
           view = v;
@@ -559,15 +564,15 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
           renderLog();
         },
         error: (e) => err.show(e),
-      });
+      }, opts.source);
     }
     drawFog();
     replace(el.players, ...(g.players ?? []).map((p: any, i: number) =>
       h("div", { class: `player${(g.current === i && g.phase === "playing" && !simultaneous()) ? " on-turn" : ""}`, id: `hd-player-${i}` },
         h("h2", { class: "player-name", style: `color:${colour(i)}` }, `${i === 1 ? "◆" : "●"} ${p.name}${p.id === me ? " (you)" : ""} · ${SEAT_NAMES[i]}`),
         h("p", {}, h("span", { id: `hd-coins-${i}` }, String(p.coins)), " coins · dominance ", String(p.dominance ?? 0),
-          fogOn() && i !== seat
-            ? (seat >= 0 ? ` · ${pieces().troops.filter((t: any) => t.owner === i).length} troops in sight` : " · troops hidden by the fog")
+          fogOn() && i !== fseat
+            ? (fseat >= 0 ? ` · ${pieces().troops.filter((t: any) => t.owner === i).length} troops in sight` : " · troops hidden by the fog")
             : ` · ${pieces().troops.filter((t: any) => t.owner === i).length} troops · ${pieces().structures.filter((x: any) => x.owner === i).length} structures`,
           simultaneous() && g.phase === "playing" ? (p.submitted ? " · orders in" : " · planning") : "",
           p.disconnectedAt ? " · disconnected" : ""))));

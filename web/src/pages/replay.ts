@@ -141,9 +141,18 @@ export class ReplaySource implements GameSource {
     return { id: this.id, kind: this.kind, status: over ? "over" : "active", version: f.version, players: [], state: f.state as any, hasRoom: false };
   }
 
-  /** records are the steps of frames 0..i, oldest first. */
+  /**
+   * records are the steps of frames 0..i, oldest first. In a game whose
+   * steps are versioned, a step without a version (the create) is left out:
+   * a live page never sees one, and the pages order steps by version.
+   */
   records(i = this.at): EventRecord[] {
-    return this.frames.slice(0, i + 1).flatMap((f, j) => stepRecords(f, j));
+    const out = this.frames.slice(0, i + 1).flatMap((f, j) => stepRecords(f, j));
+    return this.versioned ? out.filter((r) => r.seq > 0) : out;
+  }
+
+  private get versioned(): boolean {
+    return this.frames.some((f) => f.steps.some((st) => (st.seq ?? 0) > 0));
   }
 
   private doc(path: string): unknown {
