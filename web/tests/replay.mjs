@@ -78,6 +78,7 @@ const slideTo = (p, i) =>
  */
 async function opensReplay(p, id, what, sel, metrics, verified = true) {
   const t0 = Date.now();
+  console.log(`${new Date().toISOString()} ${what}: opening the replay`);
   await p.page.goto(`${url}#/replay/${id}`);
   await p.page.locator("#replay-verified").waitFor();
   const ok = (await p.page.locator("#replay-verified").getAttribute("data-verified")) === "true";
@@ -257,7 +258,7 @@ await run("replay", async (browser, metrics) => {
     await signIn(ann);
     const annTok = await token(ann);
     const ben = await api("Auth", { type: "guest", nickname: "Ben" });
-    const made = await api("HexDice", { type: "create", actionId: `hd-${stamp}`, size: "small", mode: "alternating", fog: true, private: true }, annTok);
+    const made = await api("HexDice", { type: "create", actionId: `hd-${stamp}`, size: "small", mode: "alternating", fog: true, private: true, seed: "replay-fog" }, annTok);
     const hid = made.result.gameId;
     await api("HexDice", { type: "join", actionId: `hdj-${stamp}`, roomCode: made.result.roomCode }, ben.token);
     const t = Date.now();

@@ -120,11 +120,16 @@ export class ReplaySource implements GameSource {
   private docs = new Map<{ doc(d: any | null): void }, string>();
   private races = new Set<(d: any, what: any) => void>();
 
+  /** whether the game versions its steps (every game but Tile Race). */
+  private versioned: boolean;
+
   constructor(
     private id: string,
     private kind: string,
     private frames: Frame[],
-  ) {}
+  ) {
+    this.versioned = frames.some((f) => f.steps.some((st) => (st.seq ?? 0) > 0));
+  }
 
   /** show makes frame i the current one and tells every listener. */
   show(i: number): void {
@@ -151,9 +156,7 @@ export class ReplaySource implements GameSource {
     return this.versioned ? out.filter((r) => r.seq > 0) : out;
   }
 
-  private get versioned(): boolean {
-    return this.frames.some((f) => f.steps.some((st) => (st.seq ?? 0) > 0));
-  }
+
 
   private doc(path: string): unknown {
     return docsAt(this.frames, this.at)[docKey(path)];
@@ -164,7 +167,11 @@ export class ReplaySource implements GameSource {
     on.events?.(this.records());
   }
 
+  // Each listener hears the current frame once it is opened, as Firestore's
+  // first snapshot comes: after the call returns (a page that opens a
+  // listener while drawing, Hex & Dice's view, must not be called back inside).
   watchGame = async (_s: Session, _id: string, on: GameWatcher): Promise<Watch> => {
+    await Promise.resolve();
     this.games.add(on);
     this.deliver(on);
     return { stop: () => this.games.delete(on) };
@@ -176,6 +183,7 @@ export class ReplaySource implements GameSource {
   };
 
   watchDoc = async (_s: Session, _id: string, path: string, on: { doc(d: any | null): void; error(err: Error): void }): Promise<Watch> => {
+    await Promise.resolve();
     this.docs.set(on, path);
     on.doc(this.doc(path) ?? null);
     return { stop: () => this.docs.delete(on) };
@@ -183,6 +191,7 @@ export class ReplaySource implements GameSource {
 
   /** watchRace is Tile Race's RaceData (pages/tilerace/model.ts) of the current frame. */
   watchRace = async (_s: Session, _id: string, on: (d: any, what: any) => void): Promise<() => void> => {
+    await Promise.resolve();
     this.races.add(on);
     this.deliverRace(on);
     return () => this.races.delete(on);
