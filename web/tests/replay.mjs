@@ -195,7 +195,7 @@ await run("replay", async (browser, metrics) => {
     for (const p of ps.slice(1)) await api("PartyBoard", { type: "join", actionId: `pbj-${stamp}`, roomCode: made.result.roomCode }, p.token);
     await api("PartyBoard", { type: "start", actionId: `pbs-${stamp}`, gameId: made.gameId }, ps[0].token);
     const t = Date.now();
-    metrics.partyboardActions = await randomPlay("PartyBoard", made.gameId, ps.map((p) => p.token), 150, 11);
+    metrics.partyboardActions = await randomPlay("PartyBoard", made.gameId, ps.map((p) => p.token), 60, 11);
     metrics.partyboardPlayMs = Date.now() - t;
     await opensReplay(alice, made.gameId, "partyboard", "#pb-board .pb-tile", metrics);
     await shot(alice, "replay-partyboard.png");
@@ -213,7 +213,7 @@ await run("replay", async (browser, metrics) => {
     const made = await api("CodeBowl", { type: "create", actionId: `cb-${stamp}`, teamId: reds.team, turnsPerHalf: 2 }, reds.tok);
     await api("CodeBowl", { type: "join", actionId: `cbj-${stamp}`, roomCode: made.result.roomCode, teamId: blues.team }, blues.tok);
     const t = Date.now();
-    metrics.codebowlActions = await randomPlay("CodeBowl", made.gameId, [reds.tok, blues.tok], 150, 40);
+    metrics.codebowlActions = await randomPlay("CodeBowl", made.gameId, [reds.tok, blues.tok], 30, 40);
     metrics.codebowlPlayMs = Date.now() - t;
     await opensReplay(alice, made.gameId, "codebowl", "#cb-pitch", metrics);
     await shot(alice, "replay-codebowl.png");
@@ -262,7 +262,7 @@ await run("replay", async (browser, metrics) => {
     const hid = made.result.gameId;
     await api("HexDice", { type: "join", actionId: `hdj-${stamp}`, roomCode: made.result.roomCode }, ben.token);
     const t = Date.now();
-    metrics.hexdiceActions = await randomPlay("HexDice", hid, [annTok, ben.token], 40, 3);
+    metrics.hexdiceActions = await randomPlay("HexDice", hid, [annTok, ben.token], 24, 3);
     metrics.hexdicePlayMs = Date.now() - t;
     const frames = await opensReplay(ann, hid, "hexdice", "#hd-board .hd-hex", metrics);
     // Ann made the room: she sits in seat 0, Ben (who joined) in seat 1.

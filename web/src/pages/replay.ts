@@ -222,7 +222,19 @@ export async function replayPage(root: HTMLElement, [id]: string[], s: Session):
     return () => {};
   }
   const db = await firestoreFor(s);
-  const snap = await getDoc(doc(db, "games", id));
+  // The game's kind names the function to ask. A first read can fail with
+  // "the client is offline" while the emulator is slow to answer (a loaded
+  // machine): it is tried again, twice.
+  let snap;
+  for (let tries = 1; ; tries++) {
+    try {
+      snap = await getDoc(doc(db, "games", id));
+      break;
+    } catch (e) {
+      if (tries >= 3 || !/offline/i.test(String(e))) throw e;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
   if (!snap.exists()) {
     err.show(`no game ${id}`);
     return () => {};
