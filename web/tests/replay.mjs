@@ -13,7 +13,8 @@
 // each is played to its end through the functions (random legal moves, then
 // a move that ends it; a race by one team completing every tile), and its
 // replay draws that game's board at the first frame, after a step and at the
-// end (Party Board's tiles, CodeBowl's pitch, the hex map, the 56 tiles).
+// end (Party Board's tiles, CodeBowl's pitch, the hex map, the 56 tiles), and
+// axe finds no serious or critical violation on it mid-replay.
 //
 // Fog: the Hex & Dice game is played in fog of war. In Ann's replay every
 // frame before the end draws Ann's own view: no troop of Ben's on a hex Ann
@@ -27,6 +28,7 @@
 // Prints BROWSER-METRICS {json}: replayMs, from opening the DashDice replay
 // to the replay shown, and frames and ms to draw per kind.
 
+import AxeBuilder from "@axe-core/playwright";
 import { readFileSync } from "node:fs";
 import { api, check, player, run, shot, signIn, text, token, url } from "./lib.mjs";
 
@@ -94,6 +96,11 @@ async function opensReplay(p, id, what, sel, metrics, verified = true) {
   await p.page.locator("#replay-step").click();
   check((await text(p, "#replay-frame")).startsWith("frame 2 of"), `${what}: step moves one frame`);
   check((await p.page.locator(`#replay-game ${sel}`).count()) > 0, `${what}: the second frame is drawn`);
+  // Mid-game, the page with the game's board in it is axe-clean (as checks.mjs holds every page).
+  await slideTo(p, Math.floor(frames / 2));
+  const axe = await new AxeBuilder({ page: p.page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const bad = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  check(bad.length === 0, `${what}: axe finds no serious or critical violation mid-replay${bad.length ? ": " + bad.map((v) => `${v.id} ${v.nodes[0]?.target}`).join("; ") : ""}`);
   await slideTo(p, frames - 1);
   check((await text(p, "#replay-frame")).startsWith(`frame ${frames} of`), `${what}: the slider goes to the last frame`);
   check((await p.page.locator(`#replay-game ${sel}`).count()) > 0, `${what}: the last frame is drawn`);
@@ -297,5 +304,6 @@ await run("replay", async (browser, metrics) => {
     await slideTo(vi, frames - 1);
     const end = await troops(vi);
     check(end.fogOn === "off" && end.troops.length > 0, `the last frame draws the whole final board (${end.troops.length} troops, no fog)`);
+    metrics.hexdiceBenTroopsAtEnd = end.troops.filter((t) => t.owner === "1").length;
   }
 });
