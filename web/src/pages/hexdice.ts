@@ -18,7 +18,9 @@
 // game document has no troops or structures, so a player's page draws the
 // board from its own view document (fog over the map: unseen hexes dark,
 // remembered ones dimmed and hatched) and its log from the view's events; a
-// spectator sees the public account (no pieces) until the game is over.
+// spectator sees the public account (no pieces) until the game is over. On
+// the replay page (opts.source, read-only) a player of the game sees its own
+// view of each frame, as it saw the game then.
 
 import { act, type Session } from "../api";
 import { deadlineClock, live, mergeRecords, millis, showRoomCode, watchGame, type EventRecord, type GameDoc, type Watch } from "../live";
