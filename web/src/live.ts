@@ -187,6 +187,17 @@ export function showRoomCode(s: Session, id: string, el: HTMLElement, shareWith:
  * seated client apply it with advance, once per deadline: the local stack
  * ticks every second, but production's tick runs each minute.
  */
+/**
+ * clockNow is the time deadline clocks count from: now, or on the replay
+ * page the time of the frame shown (a frame's clock reads what it read then).
+ */
+let clockNow: () => number = () => Date.now();
+
+/** setClockNow makes deadline clocks count from f's time (none: now again). */
+export function setClockNow(f?: () => number): void {
+  clockNow = f ?? (() => Date.now());
+}
+
 export function deadlineClock(el: HTMLElement, lowMs: number, advance: () => void) {
   let advancedFor = 0;
   return (deadline: number | undefined, seated: boolean, idle: string): void => {
@@ -194,7 +205,7 @@ export function deadlineClock(el: HTMLElement, lowMs: number, advance: () => voi
       el.textContent = idle;
       return;
     }
-    const left = deadline - Date.now();
+    const left = deadline - clockNow();
     el.textContent = `${Math.max(0, Math.ceil(left / 1000))} s`;
     el.classList.toggle("low", left < lowMs);
     if (left < -1500 && seated && advancedFor !== deadline) {

@@ -16,7 +16,7 @@ import { doc, getDoc } from "firebase/firestore";
 import { post, type Session } from "../api";
 import { firestoreFor } from "../firebase";
 import { kindOf, type Page } from "../games";
-import { millis, seqID, type EventRecord, type GameDoc, type GameSource, type Watch } from "../live";
+import { millis, seqID, setClockNow, type EventRecord, type GameDoc, type GameSource, type Watch } from "../live";
 import { button, ErrorBox, h, replace } from "../ui";
 
 interface FrameStep {
@@ -348,6 +348,8 @@ export async function replayPage(root: HTMLElement, [id]: string[], s: Session):
     board,
   );
   show(0);
+  // A frame's turn clock reads the time left when the frame was made.
+  setClockNow(() => millis(frames[at].at) ?? Date.now());
   // The game's own page draws the frames, read-only: the spectator view
   // fed by the replay instead of Firestore.
   let stopPage: () => void = () => {};
@@ -365,5 +367,6 @@ export async function replayPage(root: HTMLElement, [id]: string[], s: Session):
   return () => {
     pause();
     stopPage();
+    setClockNow();
   };
 }
