@@ -47,9 +47,13 @@ var scripts = []struct {
 	// code; each page draws the fog of its own view and no enemy troop out
 	// of its vision, in both turn modes; a spectator sees no troops.
 	{"hexfog.mjs", "clickToOtherMs", 0},
-	// A seeded DashDice match played to its end, then replayed on the
-	// replay page: verified, step, play to the last frame, the slider.
-	{"replay.mjs", "replayMs", 0},
+	// A finished game of every kind replayed on the replay page, each frame
+	// drawn by the game's own page: verified, step, play to the last frame,
+	// the slider; a Hex & Dice fog game's replay shows a player no enemy
+	// troop out of its vision, a spectator none. About 1.5 minutes on an
+	// idle machine, near 4 on one loaded by other work (five games played
+	// through the functions first): it gets 6.
+	{"replay.mjs", "replayMs", 6 * time.Minute},
 	// The host of a waiting CodeBowl match and of a Party Board lobby adds
 	// a bot from the page; the bot is seated and plays by itself.
 	{"bots.mjs", "botSeatedMs", 0},

@@ -4,6 +4,7 @@
 // under #/watch/<gameId>); kinds without one open the spectator page.
 
 import type { Session } from "./api";
+import type { GameSource } from "./live";
 
 export interface CreateOption {
   name: string;
@@ -98,6 +99,8 @@ export function kindOf(kind: string): GameKind | undefined {
 /** How a page is opened: watch is a spectator's read-only view (#/watch/<id>): no controls. */
 export interface PageOpts {
   watch: boolean;
+  /** where the page reads its game (default: Firestore, live); a replay's frames on the replay page. */
+  source?: GameSource;
 }
 
 /** Pages: a game page renders into root and returns a stop function. */

@@ -85,6 +85,41 @@ export async function watchGame(
   return { stop: () => subs.forEach((u) => u()) };
 }
 
+/**
+ * GameSource is where a game page reads its game from: Firestore, live (the
+ * default, watchGame and the documents below), or a replay's frames
+ * (pages/replay.ts), which deliver each frame through the same callbacks.
+ * A page opened with PageOpts.source reads only through it.
+ */
+export interface GameSource {
+  watchGame: typeof watchGame;
+  /** readDoc reads games/{id}/<path> once (e.g. "public/map"); undefined: no such document. */
+  readDoc(s: Session, id: string, path: string): Promise<any | undefined>;
+  /** watchDoc listens to games/{id}/<path> (e.g. "views/<playerId>"). */
+  watchDoc(s: Session, id: string, path: string, on: { doc(d: any | null): void; error(err: Error): void }): Promise<Watch>;
+  /** watchRace replaces Tile Race's listeners (pages/tilerace/model.ts watchRace); on's data is its RaceData. */
+  watchRace?(s: Session, id: string, on: (d: any, what: any) => void, onError: (e: Error) => void): Promise<() => void>;
+}
+
+/** live is the default source: Firestore's listeners, as the signed-in session may read them. */
+export const live: GameSource = {
+  watchGame,
+  async readDoc(s, id, path) {
+    const db = await firestoreFor(s);
+    const snap = await getDoc(doc(db, "games", id, ...path.split("/")));
+    return snap.exists() ? snap.data() : undefined;
+  },
+  async watchDoc(s, id, path, on) {
+    const db = await firestoreFor(s);
+    const stop = onSnapshot(
+      doc(db, "games", id, ...path.split("/")),
+      (snap) => on.doc(snap.exists() ? snap.data() : null),
+      (err) => on.error(new Error(`watching ${path} of ${id}: ${err.message}`)),
+    );
+    return { stop };
+  },
+};
+
 /** LogStep is one step as the game document's log and a history batch keep it. */
 interface LogStep {
   seq: number;
@@ -152,6 +187,17 @@ export function showRoomCode(s: Session, id: string, el: HTMLElement, shareWith:
  * seated client apply it with advance, once per deadline: the local stack
  * ticks every second, but production's tick runs each minute.
  */
+/**
+ * clockNow is the time deadline clocks count from: now, or on the replay
+ * page the time of the frame shown (a frame's clock reads what it read then).
+ */
+let clockNow: () => number = () => Date.now();
+
+/** setClockNow makes deadline clocks count from f's time (none: now again). */
+export function setClockNow(f?: () => number): void {
+  clockNow = f ?? (() => Date.now());
+}
+
 export function deadlineClock(el: HTMLElement, lowMs: number, advance: () => void) {
   let advancedFor = 0;
   return (deadline: number | undefined, seated: boolean, idle: string): void => {
@@ -159,7 +205,7 @@ export function deadlineClock(el: HTMLElement, lowMs: number, advance: () => voi
       el.textContent = idle;
       return;
     }
-    const left = deadline - Date.now();
+    const left = deadline - clockNow();
     el.textContent = `${Math.max(0, Math.ceil(left / 1000))} s`;
     el.classList.toggle("low", left < lowMs);
     if (left < -1500 && seated && advancedFor !== deadline) {

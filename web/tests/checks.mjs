@@ -1,6 +1,7 @@
 // Accessibility, performance and screenshots of every page: the lobby, the
 // sign-in page and each game's page, as a player and as a spectator
-// (#/watch/<id>), on the local stack. For each page:
+// (#/watch/<id>), and the replay page (#/replay/<id>) of a finished DashDice
+// match and Hex & Dice fog room, on the local stack. For each page:
 //
 //   - axe-core (@axe-core/playwright, WCAG 2.x A/AA rules) must report no
 //     serious or critical violation;
@@ -49,6 +50,14 @@ async function games() {
   const hd = (await A("HexDice", { type: "create", size: "small" })).gameId;
   await B("HexDice", { type: "join", gameId: hd });
 
+  // Finished games for the replay page (#/replay/<id>): a DashDice match
+  // forfeited, and a Hex & Dice fog room its host cancelled (Ann's own view).
+  const ddOver = (await A("DashDice", { type: "create", mode: "quickfire", seed: "checks-replay" })).gameId;
+  await B("DashDice", { type: "join", gameId: ddOver });
+  await A("DashDice", { type: "forfeit", gameId: ddOver });
+  const hdOver = (await A("HexDice", { type: "create", size: "small", fog: true })).gameId;
+  await A("HexDice", { type: "surrender", gameId: hdOver });
+
   // CodeBowl coaches are accounts with a team.
   const coach = async (name) => {
     const s = await api("Auth", { type: "register", username: `${name.toLowerCase()}_c${stamp}`, password: "checks-pw-1", nickname: name });
@@ -66,14 +75,14 @@ async function games() {
   const R = as(adm);
   await R("TileRace", { gameId: tr, type: "createTeam", name: "Red Dragons", members: ["Zezima"], password: "red-pass" });
   await R("TileRace", { gameId: tr, type: "createTeam", name: "Blue Moons", members: ["Woox"], password: "blue-pass" });
-  const pages = pagesOf({ ann, vi, adm, reds, dd, pb, hd, cb, tr });
+  const pages = pagesOf({ ann, vi, adm, reds, dd, pb, hd, cb, tr, ddOver, hdOver });
 
   pages.race = tr;
   return pages;
 }
 
 /** pagesOf lists the pages to visit (kept apart so games() can note the race). */
-function pagesOf({ ann, vi, adm, reds, dd, pb, hd, cb, tr }) {
+function pagesOf({ ann, vi, adm, reds, dd, pb, hd, cb, tr, ddOver, hdOver }) {
   return [
     { name: "signin", hash: "#/signin", session: null, lighthouse: false },
     { name: "lobby", hash: "#/", session: ann, lighthouse: true },
@@ -87,6 +96,8 @@ function pagesOf({ ann, vi, adm, reds, dd, pb, hd, cb, tr }) {
     { name: "codebowl-watch", hash: `#/watch/${cb}`, session: vi },
     { name: "tilerace", hash: `#/tilerace/${tr}`, session: adm, lighthouse: true },
     { name: "tilerace-watch", hash: `#/watch/${tr}`, session: ann },
+    { name: "replay-dashdice", hash: `#/replay/${ddOver}`, session: ann },
+    { name: "replay-hexdice", hash: `#/replay/${hdOver}`, session: ann },
   ];
 }
 

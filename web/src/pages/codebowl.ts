@@ -398,7 +398,7 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
     el.chat.scrollTop = el.chat.scrollHeight;
   }, (e) => err.show(new Error(`reading the chat: ${e.message}`)));
 
-  const watch = await watchGame(s, id, {
+  const watch = await (opts.source?.watchGame ?? watchGame)(s, id, {
     game(g) {
       if (!g) return err.show(`no game ${id}`);
       if (g.kind !== "codebowl") return navigate(`#/watch/${id}`);

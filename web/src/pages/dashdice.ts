@@ -214,7 +214,7 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
   if (!watching) document.addEventListener("keydown", onKey);
 
   const timer = setInterval(tick, 250);
-  const watch = await watchGame(s, id, {
+  const watch = await (opts.source?.watchGame ?? watchGame)(s, id, {
     game(g) {
       if (!g) return err.show(`no game ${id}`);
       if (g.kind !== "dashdice") return navigate(`#/watch/${id}`);

@@ -18,12 +18,12 @@
 // game document has no troops or structures, so a player's page draws the
 // board from its own view document (fog over the map: unseen hexes dark,
 // remembered ones dimmed and hatched) and its log from the view's events; a
-// spectator sees the public account (no pieces) until the game is over.
+// spectator sees the public account (no pieces) until the game is over. On
+// the replay page (opts.source, read-only) a player of the game sees its own
+// view of each frame, as it saw the game then.
 
-import { doc, getDoc } from "firebase/firestore";
 import { act, type Session } from "../api";
-import { firestoreFor } from "../firebase";
-import { deadlineClock, mergeRecords, millis, showRoomCode, watchGame, type EventRecord, type GameDoc, type Watch } from "../live";
+import { deadlineClock, live, mergeRecords, millis, showRoomCode, watchGame, type EventRecord, type GameDoc, type Watch } from "../live";
 import { ErrorBox, button, h, navigate, replace, select, svg } from "../ui";
 import { PLAYING, recordText, type PageOpts } from "./words";
 import "./boards.css";
@@ -128,6 +128,10 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
 
   const st = () => game?.state;
   const mySeat = (): number => (me ? (st()?.players ?? []).findIndex((p: any) => p.id === me) : -1);
+  // Whose fog the board shows: the player's; on a replay (opts.source) the
+  // signed-in player's own view too, though the page is read-only.
+  const viewer = opts.source ? s.player.id : me;
+  const fogSeat = (): number => (viewer ? (st()?.players ?? []).findIndex((p: any) => p.id === viewer) : -1);
   const simultaneous = () => st()?.mode === "simultaneous";
   const myTurn = () => st()?.phase === "playing" && !simultaneous() && st()?.current === mySeat() && mySeat() >= 0;
   const planning = () => st()?.phase === "playing" && simultaneous() && mySeat() >= 0 && !st()?.players?.[mySeat()]?.submitted;
@@ -258,10 +262,9 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
   });
 
   // The map never changes: one read of its document.
-  const db = await firestoreFor(s);
-  const mapSnap = await getDoc(doc(db, "games", id, "public", "map"));
-  if (!mapSnap.exists()) throw new Error(`game ${id} has no map document`);
-  map = mapSnap.data() as MapDoc;
+  const mapDoc = await (opts.source ?? live).readDoc(s, id, "public/map");
+  if (!mapDoc) throw new Error(`game ${id} has no map document`);
+  map = mapDoc as MapDoc;
   const R = map.radius + 1;
   const w = SIZE * Math.sqrt(3) * (2 * R);
   const hgt = SIZE * 1.5 * (2 * R);
@@ -493,8 +496,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
   async function loadDraft() {
     if (draftLoaded || !simultaneous() || mySeat() < 0) return;
     draftLoaded = true;
-    const snap = await getDoc(doc(db, "games", id, "orders", me)).catch(() => null);
-    const o = snap?.exists() ? (snap.data() as any) : null;
+    const o = ((await (opts.source ?? live).readDoc(s, id, `orders/${me}`).catch(() => undefined)) ?? null) as any;
     if (!o || o.round !== st()?.round || plan.troops.size || plan.buys.length) return;
     for (const t of o.troops ?? []) plan.troops.set(t.troop, { move: t.move, attack: t.attack });
     plan.buys = o.buys ?? [];
@@ -544,18 +546,19 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
     el.version.textContent = String(game.version);
     el.round.textContent = `round ${g.round ?? 0} · turn ${g.turn ?? 0} · ${g.mode} · ${g.size}`;
     const seat = mySeat();
+    const fseat = fogSeat();
     board.setAttribute("data-seat", String(seat));
     if (plan.round !== g.round) plan = { round: g.round, troops: new Map(), buys: [] };
-    const legendKey = `${!!g.config}|${fogOn() && seat >= 0}`;
+    const legendKey = `${!!g.config}|${fogOn() && fseat >= 0}`;
     if (!el.legend.childElementCount || el.legend.getAttribute("data-config") !== legendKey) {
       el.legend.setAttribute("data-config", legendKey);
-      replace(el.legend, ...legendItems(), ...(fogOn() && seat >= 0 ? fogLegend() : []));
+      replace(el.legend, ...legendItems(), ...(fogOn() && fseat >= 0 ? fogLegend() : []));
     }
     el.fogNote.hidden = !fogOn();
     el.fogNote.textContent = !fogOn() ? ""
-      : seat >= 0 ? "Fog of war: you see what your troops and structures see (lit hexes); remembered hexes show structures as last seen and no troops; dark hexes were never seen."
+      : fseat >= 0 ? "Fog of war: you see what your troops and structures see (lit hexes); remembered hexes show structures as last seen and no troops; dark hexes were never seen."
       : "This game is played in fog of war: a spectator sees the public account only (no troops or structures) until it is over, then the whole final board.";
-    if (fogOn() && seat >= 0 && !opts.watch && !viewWatch) {
+    if (fogOn() && fseat >= 0 && (!opts.watch || opts.source) && !viewWatch) {
       viewWatch = watchView(s, id, {
         view(v) {
           view = v;
@@ -563,15 +566,15 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
           renderLog();
         },
         error: (e) => err.show(e),
-      });
+      }, opts.source);
     }
     drawFog();
     replace(el.players, ...(g.players ?? []).map((p: any, i: number) =>
       h("div", { class: `player${(g.current === i && g.phase === "playing" && !simultaneous()) ? " on-turn" : ""}`, id: `hd-player-${i}` },
         h("h2", { class: "player-name", style: `color:${colour(i)}` }, `${i === 1 ? "◆" : "●"} ${p.name}${p.id === me ? " (you)" : ""} · ${SEAT_NAMES[i]}`),
         h("p", {}, h("span", { id: `hd-coins-${i}` }, String(p.coins)), " coins · dominance ", String(p.dominance ?? 0),
-          fogOn() && i !== seat
-            ? (seat >= 0 ? ` · ${pieces().troops.filter((t: any) => t.owner === i).length} troops in sight` : " · troops hidden by the fog")
+          fogOn() && i !== fseat
+            ? (fseat >= 0 ? ` · ${pieces().troops.filter((t: any) => t.owner === i).length} troops in sight` : " · troops hidden by the fog")
             : ` · ${pieces().troops.filter((t: any) => t.owner === i).length} troops · ${pieces().structures.filter((x: any) => x.owner === i).length} structures`,
           simultaneous() && g.phase === "playing" ? (p.submitted ? " · orders in" : " · planning") : "",
           p.disconnectedAt ? " · disconnected" : ""))));
@@ -648,7 +651,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
     replace(el.events, ...r.filter((rec) => rec.type !== "heartbeat").slice(-40).reverse().map((rec) => h("li", {}, recordText(rec))));
   }
 
-  const watch = await watchGame(s, id, {
+  const watch = await (opts.source?.watchGame ?? watchGame)(s, id, {
     game(g) {
       if (!g) return err.show(`no game ${id}`);
       if (g.kind !== "hexdice") return navigate(`#/watch/${id}`);

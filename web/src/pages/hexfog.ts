@@ -5,10 +5,8 @@
 // takes the board from the view and the rest (players, coins, clocks) from
 // the game document.
 
-import { doc, onSnapshot } from "firebase/firestore";
 import type { Session } from "../api";
-import { firestoreFor } from "../firebase";
-import { seqID, type EventRecord, type Watch } from "../live";
+import { live, seqID, type EventRecord, type GameSource, type Watch } from "../live";
 import { h, svg } from "../ui";
 
 /** FogView is the view document's content (hexdice.View). */
@@ -31,15 +29,12 @@ export interface ViewDoc {
 /** The fog states: what a `fog` character means, in words (labels, legend). */
 export const FOG_WORDS: Record<string, string> = { "0": "unseen", "1": "remembered", "2": "in vision" };
 
-/** watchView listens to the player's own view document. */
-export async function watchView(s: Session, id: string, on: { view(v: ViewDoc | null): void; error(err: Error): void }): Promise<Watch> {
-  const db = await firestoreFor(s);
-  const stop = onSnapshot(
-    doc(db, "games", id, "views", s.player.id),
-    (snap) => on.view(snap.exists() ? (snap.data() as ViewDoc) : null),
-    (err) => on.error(new Error(`watching your view of ${id}: ${err.message}`)),
-  );
-  return { stop };
+/** watchView listens to the player's own view document (from source: Firestore, or a replay's frames). */
+export async function watchView(s: Session, id: string, on: { view(v: ViewDoc | null): void; error(err: Error): void }, source: GameSource = live): Promise<Watch> {
+  return source.watchDoc(s, id, `views/${s.player.id}`, {
+    doc: (d) => on.view(d as ViewDoc | null),
+    error: (err) => on.error(new Error(`watching your view of ${id}: ${err.message}`)),
+  });
 }
 
 /**

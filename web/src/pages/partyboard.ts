@@ -460,7 +460,7 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
 
   const timer = setInterval(tick, 500);
   let askedRoom = false;
-  const watch = await watchGame(s, id, {
+  const watch = await (opts.source?.watchGame ?? watchGame)(s, id, {
     game(g) {
       if (!g) return err.show(`no game ${id}`);
       if (g.kind !== "partyboard") return navigate(`#/watch/${id}`);

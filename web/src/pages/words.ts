@@ -2,7 +2,7 @@
 // share: the page options (the spectator view), an event in words and
 // keyboard access to board shapes.
 
-import type { EventRecord } from "../live";
+import type { EventRecord, GameSource } from "../live";
 
 /**
  * PageOpts: with watch, a page is the read-only spectator view of its game
@@ -11,6 +11,12 @@ import type { EventRecord } from "../live";
  */
 export interface PageOpts {
   watch: boolean;
+  /**
+   * source replaces the page's Firestore reads (live.ts GameSource): the
+   * replay page feeds a finished game's frames through it, read-only (with
+   * watch).
+   */
+  source?: GameSource;
 }
 
 export const PLAYING: PageOpts = { watch: false };

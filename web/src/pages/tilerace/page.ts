@@ -178,6 +178,6 @@ export async function tileracePage(root: HTMLElement, [id]: string[], s: Session
     admin?.update(d);
   }
 
-  const stop = await watchRace(s, id, render, (e) => err.show(e));
+  const stop = await (opts.source?.watchRace ?? watchRace)(s, id, render, (e) => err.show(e));
   return stop;
 }
