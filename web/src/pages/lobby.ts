@@ -79,6 +79,8 @@ function kindCard(g: GameKind, stopped: () => boolean): HTMLElement {
     ...rows,
     h("div", { class: "row" }, create),
   ];
+  // Party Board's own boards: upload, check, simulate, then play (pages/partyboard-boards.ts).
+  if (g.kind === "partyboard") parts.push(h("p", {}, h("a", { href: "#/partyboard/boards", id: "pb-boards-link" }, "Boards: upload your own, simulate one, play on it")));
   if (g.noRoomCode) {
     // Tile Race: no room code, no join. A race is opened by its id; its page
     // offers the team and admin sign-in.

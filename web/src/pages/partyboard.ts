@@ -88,6 +88,18 @@ class BoardView {
   private readonly unit: number;
   private readonly tokenLayer = svg("g", { class: "tokens" });
   private readonly tileEls: SVGElement[] = [];
+  private readonly groups: SVGGElement[] = [];
+
+  /** rove makes tile i the board's one tab stop (a roving tabindex). */
+  private rove(i: number) {
+    this.groups.forEach((g, j) => g.setAttribute("tabindex", j === i ? "0" : "-1"));
+  }
+
+  /** focusTile moves the keyboard focus to tile i. */
+  focusTile(i: number) {
+    this.rove(i);
+    this.groups[i]?.focus();
+  }
 
   constructor(
     readonly board: Board,
@@ -106,8 +118,10 @@ class BoardView {
       id: "pb-board",
       class: "pb-board",
       viewBox: `${minX - pad} ${minY - pad} ${maxX - minX + 2 * pad} ${maxY - minY + 2 * pad}`,
-      role: "img",
-      "aria-label": board.name ?? board.id,
+      // A group, not an image: its tiles are controls (one tab stop, the
+      // arrow keys move between them; see focusTile).
+      role: "group",
+      "aria-label": `${board.name ?? board.id}: ${board.tiles.length} tiles (arrow keys move between them)`,
     });
     const zoneColor = new Map((board.zones ?? []).map((z, i) => [z.name, ZONE_COLORS[i % ZONE_COLORS.length]]));
     const tiles = svg("g", { class: "tiles" });
@@ -121,7 +135,13 @@ class BoardView {
       const c = this.centres[i];
       const g = svg(
         "g",
-        { id: `pb-tile-${i}` },
+        {
+          id: `pb-tile-${i}`,
+          class: "pb-tile-g",
+          tabindex: i === 0 ? 0 : -1,
+          role: "button",
+          "aria-label": `Tile ${i}${t.mandatory || t.mandatoryType ? " (mandatory stop)" : ""}: ${t.rule.displayText ?? t.rule.type}${t.zone ? ` — ${t.zone}` : ""}`,
+        },
         svg("title", {}, `${i}${t.zone ? ` · ${t.zone}` : ""}: ${t.rule.displayText ?? t.rule.type}`),
         shape,
         svg("text", { x: c.x, y: c.y - this.unit * 0.2, "font-size": this.unit * 0.2, class: "pb-tile-n" }, String(i)),
@@ -132,6 +152,23 @@ class BoardView {
         ),
       );
       g.addEventListener("click", () => onTile(i));
+      // Focus shows the tile's detail (the page's aria-live line), as a click does.
+      g.addEventListener("focus", () => {
+        this.rove(i);
+        onTile(i);
+      });
+      g.addEventListener("keydown", (e) => {
+        const n = board.tiles.length;
+        const to: Record<string, number> = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: n - 1 };
+        if (e.key in to) {
+          e.preventDefault();
+          this.focusTile(Math.min(n - 1, Math.max(0, to[e.key])));
+        } else if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          onTile(i);
+        }
+      });
+      this.groups.push(g);
       this.tileEls.push(shape);
       tiles.append(g);
     });
@@ -250,6 +287,8 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
     navigate("#/");
     return () => {};
   }
+  // #/partyboard/boards: the boards page (upload, simulate), its own chunk.
+  if (id === "boards") return (await import("./partyboard-boards")).boardsPage(root, s);
   const timings = pageTimings();
   const me = opts.watch ? "" : s.player.id;
   const err = new ErrorBox();
@@ -260,7 +299,7 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
     turnNo: h("span", { id: "turn-no" }),
     room: h("p", { id: "room" }),
     boardBox: h("div", { class: "pb-boardbox", id: "pb-boardbox" }, "loading the board…"),
-    tileInfo: h("p", { id: "pb-tile-info", class: "note", "aria-live": "polite" }, "Click a tile (on the board or in the list) for its zone and who stands there."),
+    tileInfo: h("p", { id: "pb-tile-info", class: "note", "aria-live": "polite" }, "Click a tile (on the board or in the list), or Tab to the board and move with the arrow keys, for its zone and who stands there."),
     tileList: h("details", { open: true, class: "pb-tiles" }, h("summary", {}, "Every tile's text")),
     prompt: h("p", { id: "pb-prompt", class: "turn" }),
     ruleText: h("p", { id: "pb-rule-text", class: "pb-rule-text" }),
