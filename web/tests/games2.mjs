@@ -75,6 +75,15 @@ await run("games2", async (browser, metrics) => {
     await p.page.locator("#cb-teams li[data-team] input:checked").waitFor();
     check((await text(p, "#cb-teams")).includes(`${p.name}'s ${roster} — 7 alive`), `${p.name}'s team is listed, picked, 7 alive`);
   }
+  // A team's upkeep from the card: editTeam renames it; restartTeam with
+  // nobody dead shows the API's refusal.
+  await ann.page.locator("#cb-team-name").fill("Ann's edited");
+  await ann.page.locator("#cb-edit-team").click();
+  await ann.page.locator("#cb-teams li", { hasText: "Ann's edited — 7 alive" }).waitFor();
+  check((await text(ann, "#cb-status")).includes("saved"), "the picked team is renamed from the card (editTeam)");
+  await ann.page.locator("#cb-restart-team").click();
+  await ann.page.locator("#kind-codebowl .error:not([hidden])", { hasText: "no dead player" }).waitFor();
+  check(true, "replacing the dead of a team with nobody dead shows the API's refusal (restartTeam)");
   await shot(ann, "g2-01-lobby-team.png");
   const t0 = Date.now();
   await ann.page.locator("#quick-codebowl").click();
