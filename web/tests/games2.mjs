@@ -67,6 +67,14 @@ await run("games2", async (browser, metrics) => {
   const both = [ann, ben];
   await Promise.all(both.map(register));
 
+  // ---- Quick match's Leave queue (DashDice, a mode nobody else queues in) ----
+  await ann.page.locator("select[name=mode][data-kind=dashdice]").selectOption("true-grit");
+  await ann.page.locator("#quick-dashdice").click();
+  await ann.page.locator("#kind-dashdice .status", { hasText: "waiting" }).waitFor();
+  await ann.page.locator("#leave-dashdice").click();
+  await ann.page.locator("#kind-dashdice .status", { hasText: "You left the queue." }).waitFor();
+  check(await ann.page.locator("#leave-dashdice").isHidden(), "Leave queue takes Ann out of DashDice's quick match (leaveQueue)");
+
   // ---- CodeBowl: teams in the lobby, quick match ----
   for (const [p, roster] of [[ann, "bruisers"], [ben, "runners"]]) {
     await p.page.locator("#cb-team-name").fill(`${p.name}'s ${roster}`);

@@ -91,16 +91,16 @@ await run("partyboard", async (browser, metrics) => {
     check(/median/.test(await text(ann, "#pb-sim-length")) && (await pg.locator("#pb-sim-never-landed").count()) === 1 && (await pg.locator("#pb-sim-never-run").count()) === 1,
       "the report shows the game length spread, tiles never landed on and rules never run");
     check(!(await text(ann, "#pb-sim-out")).includes("{"), "the report is not a JSON dump");
+    const axe = await new AxeBuilder({ page: pg }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    const bad = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    check(bad.length === 0, `axe: no serious or critical violation on the boards page (${bad.map((v) => v.id).join(", ")})`);
+    await shot(ann, "pb-00b-boards.png");
     // Over the budget: the server's refusal, with the most games it allows.
     await pg.locator("#pb-sim-players").fill("12");
     await pg.locator("#pb-sim-games").fill("200");
     await pg.locator("#pb-sim-go").click();
     await pg.locator(".error:not([hidden])", { hasText: "budget" }).waitFor();
     check(true, "a simulation over the budget shows the API's message");
-    const axe = await new AxeBuilder({ page: pg }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-    const bad = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    check(bad.length === 0, `axe: no serious or critical violation on the boards page (${bad.map((v) => v.id).join(", ")})`);
-    await shot(ann, "pb-00b-boards.png");
     await pg.locator("#pb-create-board").selectOption(upId);
     await pg.locator("#pb-create-go").click();
     await pg.waitForFunction(() => /^#\/partyboard\/[0-9a-f]+$/.test(location.hash));
@@ -221,6 +221,14 @@ await run("partyboard", async (browser, metrics) => {
   await ann.page.locator("#pb-tile-34").click();
   check((await text(ann, "#pb-tile-info")).startsWith("Tile 34"), `a clicked tile shows its rule: ${(await text(ann, "#pb-tile-info")).slice(0, 80)}…`);
   await shot(ann, "pb-07-gen1-board.png");
+  // The host takes a seated player out from the page (removePlayer of another).
+  await api("PartyBoard", { type: "join", actionId: `pb-gen1-join-${Date.now()}`, gameId: gen1.gameId }, await token(ben));
+  await ann.page.locator("#pb-remove-who option", { hasText: "Ben" }).waitFor({ state: "attached" });
+  await ann.page.locator("#pb-remove-who").selectOption({ label: "Ben" });
+  ann.page.once("dialog", (d) => d.accept());
+  await ann.page.locator("#pb-remove-go").click();
+  await ann.page.waitForFunction(() => ![...document.querySelectorAll("#pb-players li:not(.removed)")].some((l) => l.textContent.includes("Ben")));
+  check(true, "the host takes Ben out of the lobby from the page");
 
   metrics.clicks = steps;
   metrics.inputs = kinds;

@@ -109,6 +109,7 @@ export function codebowlCard(s: Session, stopped: () => boolean): { el: HTMLElem
   const turnSeconds = field("turn seconds (−1: no timer)", { id: "cb-turn-seconds", type: "number", value: "120" });
   const turnsPerHalf = field("turns per half", { id: "cb-turns", type: "number", value: "8", min: 1, max: 16 });
   const priv = field("private (room code only)", { id: "cb-private", type: "checkbox" });
+  const armor = field("armor rule (a tackle injures by ST against AR)", { id: "cb-armor", type: "checkbox" });
   const team = () => {
     if (!picked) throw new Error("create or pick a team first");
     return picked;
@@ -117,6 +118,7 @@ export function codebowlCard(s: Session, stopped: () => boolean): { el: HTMLElem
   const create = button("Create", () => err.run(async () => {
     const r = await act("CodeBowl", {
       type: "create", teamId: team(), turnSeconds: Number(turnSeconds.input.value), turnsPerHalf: Number(turnsPerHalf.input.value), private: priv.input.checked,
+      armor: armor.input.checked || undefined,
     });
     navigate(`#/codebowl/${r.gameId ?? r.result.gameId}`);
   }), { id: "create-codebowl" });
@@ -171,6 +173,7 @@ export function codebowlCard(s: Session, stopped: () => boolean): { el: HTMLElem
     turnSeconds.row,
     turnsPerHalf.row,
     priv.row,
+    armor.row,
     h("div", { class: "row" }, create),
     h("div", { class: "row" }, code.row, join),
     h("div", { class: "row" }, quick, leaveBtn),

@@ -470,7 +470,7 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
     if (key !== shownKey) {
       shownKey = key;
       replace(el.buttons, ...(a && awaited.has(me) ? inputButtons(a, st) : []));
-      const lobby: HTMLButtonElement[] = [];
+      const lobby: HTMLElement[] = [];
       if (st.phase === "lobby" && !seated && !opts.watch) lobby.push(button("Join", () => send("join"), { id: "pb-join", class: "primary" }));
       if (st.phase === "lobby" && st.host === me) {
         const start = button("Start the game", () => send("start"), { id: "pb-start", class: "primary" });
@@ -479,6 +479,15 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
       }
       if (seated && st.phase !== "over" && !players.find((p) => p.id === me)?.removed && !(st.phase === "lobby" && st.host === me && players.length === 1)) {
         lobby.push(button("Leave", () => (confirm("Leave this game?") ? send("removePlayer", { playerId: me }) : undefined), { id: "pb-leave" }));
+      }
+      // The host may take any other player out (removePlayer), before or during the game.
+      const others = players.filter((p) => p.id !== me && !p.removed);
+      if (st.host === me && !opts.watch && st.phase !== "over" && others.length) {
+        const who = h("select", { id: "pb-remove-who", "aria-label": "player to take out" }, ...others.map((p) => h("option", { value: p.id }, p.name)));
+        lobby.push(h("span", { class: "row" }, who, button("Take out of the game", () => {
+          const n = name(who.value);
+          return confirm(`Take ${n} out of this game?`) ? send("removePlayer", { playerId: who.value }) : undefined;
+        }, { id: "pb-remove-go" })));
       }
       replace(el.lobby, ...lobby);
     }
