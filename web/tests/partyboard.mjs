@@ -51,6 +51,10 @@ await run("partyboard", async (browser, metrics) => {
     check((await ann.page.locator("#pb-tile-5").getAttribute("aria-label")).startsWith("Tile 5"), "a tile's name is its text for a screen reader");
     await ann.page.keyboard.press("End");
     check((await ann.page.evaluate(() => document.activeElement?.id)) === `pb-tile-${tiles - 1}`, "End moves to the last tile");
+    // The focusable tiles pass axe (their names hold their text, label-content-name-mismatch).
+    const ax = await new AxeBuilder({ page: ann.page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    const axBad = ax.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    check(axBad.length === 0, `axe: no serious or critical violation on the Party Board page (${axBad.map((v) => v.id).join(", ")})`);
     await shot(ann, "pb-00-readable-tiles.png");
   }
 
