@@ -90,6 +90,7 @@ function pagesOf({ ann, vi, adm, reds, dd, pb, hd, cb, tr, ddOver, hdOver }) {
     { name: "dashdice-watch", hash: `#/watch/${dd}`, session: vi },
     { name: "partyboard", hash: `#/partyboard/${pb}`, session: ann, lighthouse: true },
     { name: "partyboard-watch", hash: `#/watch/${pb}`, session: vi },
+    { name: "partyboard-boards", hash: "#/partyboard/boards", session: ann, lighthouse: true },
     { name: "hexdice", hash: `#/hexdice/${hd}`, session: ann, lighthouse: true },
     { name: "hexdice-watch", hash: `#/watch/${hd}`, session: vi },
     { name: "codebowl", hash: `#/codebowl/${cb}`, session: reds.s, lighthouse: true },

@@ -67,6 +67,14 @@ await run("games2", async (browser, metrics) => {
   const both = [ann, ben];
   await Promise.all(both.map(register));
 
+  // ---- Quick match's Leave queue (DashDice, a mode nobody else queues in) ----
+  await ann.page.locator("select[name=mode][data-kind=dashdice]").selectOption("true-grit");
+  await ann.page.locator("#quick-dashdice").click();
+  await ann.page.locator("#kind-dashdice .status", { hasText: "waiting" }).waitFor();
+  await ann.page.locator("#leave-dashdice").click();
+  await ann.page.locator("#kind-dashdice .status", { hasText: "You left the queue." }).waitFor();
+  check(await ann.page.locator("#leave-dashdice").isHidden(), "Leave queue takes Ann out of DashDice's quick match (leaveQueue)");
+
   // ---- CodeBowl: teams in the lobby, quick match ----
   for (const [p, roster] of [[ann, "bruisers"], [ben, "runners"]]) {
     await p.page.locator("#cb-team-name").fill(`${p.name}'s ${roster}`);
@@ -75,6 +83,15 @@ await run("games2", async (browser, metrics) => {
     await p.page.locator("#cb-teams li[data-team] input:checked").waitFor();
     check((await text(p, "#cb-teams")).includes(`${p.name}'s ${roster} — 7 alive`), `${p.name}'s team is listed, picked, 7 alive`);
   }
+  // A team's upkeep from the card: editTeam renames it; restartTeam with
+  // nobody dead shows the API's refusal.
+  await ann.page.locator("#cb-team-name").fill("Ann's edited");
+  await ann.page.locator("#cb-edit-team").click();
+  await ann.page.locator("#cb-teams li", { hasText: "Ann's edited — 7 alive" }).waitFor();
+  check((await text(ann, "#cb-status")).includes("saved"), "the picked team is renamed from the card (editTeam)");
+  await ann.page.locator("#cb-restart-team").click();
+  await ann.page.locator("#kind-codebowl .error:not([hidden])", { hasText: "no dead player" }).waitFor();
+  check(true, "replacing the dead of a team with nobody dead shows the API's refusal (restartTeam)");
   await shot(ann, "g2-01-lobby-team.png");
   const t0 = Date.now();
   await ann.page.locator("#quick-codebowl").click();

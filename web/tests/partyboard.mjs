@@ -10,6 +10,7 @@
 //
 // Prints BROWSER-METRICS {json}: click → the other players' pages latency.
 
+import AxeBuilder from "@axe-core/playwright";
 import { readFileSync } from "node:fs";
 import { api, check, player, quantiles, run, shot, signIn, text, token } from "./lib.mjs";
 
@@ -39,7 +40,76 @@ await run("partyboard", async (browser, metrics) => {
     const px = await ann.page.locator("#pb-board .pb-tile-text").nth(5).evaluate((t) => t.getBoundingClientRect().height / Math.max(1, t.querySelectorAll("tspan").length));
     metrics.boardTextLinePx = Math.round(px * 10) / 10;
     check(px >= 9, `the words on the board are ${metrics.boardTextLinePx} px per line (at least 9)`);
+    // Tiles by keyboard: the board is one tab stop, the arrow keys move
+    // between tiles, and the focused tile's text shows (and is announced).
+    check((await ann.page.locator('#pb-board [role=button][tabindex="0"]').count()) === 1, "the board's tiles are one tab stop");
+    await ann.page.locator("#pb-tile-0").focus();
+    for (let k = 0; k < 5; k++) await ann.page.keyboard.press("ArrowRight");
+    check((await ann.page.evaluate(() => document.activeElement?.id)) === "pb-tile-5", "ArrowRight ×5 moves the focus to tile 5");
+    const info = await text(ann, "#pb-tile-info");
+    check(info.startsWith("Tile 5") && info.includes((await item.innerText()).trim().slice(0, 12)), `the focused tile's text shows without a click: ${info.slice(0, 60)}`);
+    check((await ann.page.locator("#pb-tile-5").getAttribute("aria-label")).startsWith("Tile 5"), "a tile's name is its text for a screen reader");
+    await ann.page.keyboard.press("End");
+    check((await ann.page.evaluate(() => document.activeElement?.id)) === `pb-tile-${tiles - 1}`, "End moves to the last tile");
+    // The focusable tiles pass axe (their names hold their text, label-content-name-mismatch).
+    const ax = await new AxeBuilder({ page: ann.page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    const axBad = ax.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    check(axBad.length === 0, `axe: no serious or critical violation on the Party Board page (${axBad.map((v) => v.id).join(", ")})`);
     await shot(ann, "pb-00-readable-tiles.png");
+  }
+
+  // The boards page (#/partyboard/boards, from the lobby's link): a bad
+  // board's problems are listed; the tiny board uploaded from a file;
+  // simulated, the report read as tables and lists; a game created on it.
+  {
+    const pg = ann.page;
+    await pg.goto(`${pg.url().split("#")[0]}#/`);
+    await pg.locator("#pb-boards-link").click();
+    await pg.locator("#pb-boards-list li[data-board=pokemon-gen1]").waitFor();
+    check(true, "the boards page lists the built-in boards (listBoards)");
+    await pg.locator("#pb-up-text").fill(JSON.stringify({ tiles: [{ rule: { type: "FlyRule", displayText: "Fly!" }, position: [{ x: 0, y: 0 }] }] }));
+    await pg.locator("#pb-up-check").click();
+    await pg.locator("#pb-up-problems li").first().waitFor();
+    const probs = await text(ann, "#pb-up-problems");
+    check(probs.includes("tiles[0].rule.type") && /FlyRule/.test(probs), `a board's problems are listed with their place: ${probs.split("\n")[1]}`);
+    await pg.locator("#pb-up-name").fill("Bad board");
+    await pg.locator("#pb-up-go").click();
+    await pg.locator("#pb-up-verdict").waitFor();
+    check((await text(ann, "#pb-up-verdict")).includes("refused"), "an upload the server refuses shows its problems");
+    await pg.locator("#pb-up-text").fill("");
+    await pg.locator("#pb-up-file").setInputFiles(new URL("./tiny-board.json", import.meta.url).pathname);
+    await pg.waitForFunction(() => document.querySelector("#pb-up-text").value.includes("GameOverRule"));
+    await pg.locator("#pb-up-name").fill("Tiny from the page");
+    await pg.locator("#pb-up-go").click();
+    await pg.locator("#pb-up-verdict.pass").waitFor();
+    const upId = (await text(ann, "#pb-up-verdict")).match(/b-[0-9a-f]{16}/)?.[0];
+    check(!!upId && (await pg.locator("#pb-sim-board").inputValue()) === upId, `the uploaded board ${upId} is picked for a game and a simulation`);
+    await pg.locator("#pb-sim-players").fill("3");
+    await pg.locator("#pb-sim-games").fill("20");
+    await pg.locator("#pb-sim-seed").fill("page");
+    await pg.locator("#pb-sim-go").click();
+    await pg.locator("#pb-sim-report").waitFor();
+    check((await pg.locator("#pb-sim-seats tbody tr").count()) === 3, "the report has a win rate row per seat (3 players)");
+    const summary = await text(ann, "#pb-sim-summary");
+    check(/^20 games of 3 players/.test(summary) && /stalled/.test(summary), `the report says what ran: ${summary}`);
+    check(/median/.test(await text(ann, "#pb-sim-length")) && (await pg.locator("#pb-sim-never-landed").count()) === 1 && (await pg.locator("#pb-sim-never-run").count()) === 1,
+      "the report shows the game length spread, tiles never landed on and rules never run");
+    check(!(await text(ann, "#pb-sim-out")).includes("{"), "the report is not a JSON dump");
+    const axe = await new AxeBuilder({ page: pg }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    const bad = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    check(bad.length === 0, `axe: no serious or critical violation on the boards page (${bad.map((v) => v.id).join(", ")})`);
+    await shot(ann, "pb-00b-boards.png");
+    // Over the budget: the server's refusal, with the most games it allows.
+    await pg.locator("#pb-sim-players").fill("12");
+    await pg.locator("#pb-sim-games").fill("200");
+    await pg.locator("#pb-sim-go").click();
+    await pg.locator(".error:not([hidden])", { hasText: "budget" }).waitFor();
+    check(true, "a simulation over the budget shows the API's message");
+    await pg.locator("#pb-create-board").selectOption(upId);
+    await pg.locator("#pb-create-go").click();
+    await pg.waitForFunction(() => /^#\/partyboard\/[0-9a-f]+$/.test(location.hash));
+    await pg.waitForFunction((n) => document.querySelectorAll("#pb-board .pb-tile").length === n, boardFile.tiles.length);
+    check(true, "a game created on the uploaded board opens on it");
   }
 
   // Setup the lobby does not offer: upload the tiny board and create a seeded game on it.
@@ -155,6 +225,14 @@ await run("partyboard", async (browser, metrics) => {
   await ann.page.locator("#pb-tile-34").click();
   check((await text(ann, "#pb-tile-info")).startsWith("Tile 34"), `a clicked tile shows its rule: ${(await text(ann, "#pb-tile-info")).slice(0, 80)}…`);
   await shot(ann, "pb-07-gen1-board.png");
+  // The host takes a seated player out from the page (removePlayer of another).
+  await api("PartyBoard", { type: "join", actionId: `pb-gen1-join-${Date.now()}`, gameId: gen1.gameId }, await token(ben));
+  await ann.page.locator("#pb-remove-who option", { hasText: "Ben" }).waitFor({ state: "attached" });
+  await ann.page.locator("#pb-remove-who").selectOption({ label: "Ben" });
+  ann.page.once("dialog", (d) => d.accept());
+  await ann.page.locator("#pb-remove-go").click();
+  await ann.page.waitForFunction(() => ![...document.querySelectorAll("#pb-players li:not(.removed)")].some((l) => l.textContent.includes("Ben")));
+  check(true, "the host takes Ben out of the lobby from the page");
 
   metrics.clicks = steps;
   metrics.inputs = kinds;

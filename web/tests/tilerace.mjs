@@ -118,6 +118,9 @@ await run("tilerace", async (browser, metrics) => {
   await mia.page.locator("#tr-team-create").click();
   await vi.page.locator(".tr-teams li", { hasText: "Green Gnomes" }).waitFor();
   check(true, "a team the admin creates by clicking appears on the spectator's page");
+  // The form clears itself when the reply comes, which may be after the
+  // spectator's snapshot: wait for it before typing the next team.
+  await mia.page.waitForFunction(() => document.querySelector("#tr-team-name")?.value === "");
 
   // Distinct colours (issue 24): a second team made with the form's default
   // colour gets a colour no other team has, and every team a mark of its own.
@@ -174,6 +177,27 @@ await run("tilerace", async (browser, metrics) => {
   await mia.page.locator("#tr-export-go").click();
   await mia.page.waitForFunction(() => document.querySelector("#tr-export-out")?.value.includes("Pool task from the page"));
   check(true, "a pool task added on the page is in the pools' export");
+  // Pool tasks are picked from the race's list (no typed id): by keyboard,
+  // End then edit the picked task's label, save; then remove it.
+  const picked = mia.page.locator("#tr-pool-pick option", { hasText: "Pool task from the page" });
+  await picked.waitFor({ state: "attached" });
+  const poolId = await picked.getAttribute("value");
+  // By keyboard: focus the list, Home, then ArrowDown until the task is picked.
+  await mia.page.locator("#tr-pool-pick").focus();
+  await mia.page.keyboard.press("Home");
+  const n = await mia.page.locator("#tr-pool-pick option").count();
+  for (let k = 0; k < n && (await mia.page.locator("#tr-pool-pick").inputValue()) !== poolId; k++) await mia.page.keyboard.press("ArrowDown");
+  check((await mia.page.locator("#tr-pool-pick").inputValue()) === poolId, `${poolId} is picked with the arrow keys`);
+  await mia.page.waitForFunction(() => document.querySelector("#tr-pool-edit-label")?.value === "Pool task from the page");
+  check(true, `picking ${poolId} from the list fills the edit form with its fields`);
+  await mia.page.locator("#tr-pool-edit-label").fill("Pool task, edited");
+  await mia.page.locator("#tr-pool-edit-go").click();
+  await mia.page.locator("#tr-pool-pick option", { hasText: "Pool task, edited" }).waitFor({ state: "attached" });
+  check((await mia.page.locator("#tr-pool-pick option", { hasText: "Pool task, edited" }).getAttribute("value")) === poolId, `${poolId} edited from the list shows its new label`);
+  mia.page.once("dialog", (d) => d.accept());
+  await mia.page.locator("#tr-pool-remove-go").click();
+  await mia.page.locator(`#tr-pool-pick option[value="${poolId}"]`).waitFor({ state: "detached" });
+  check(true, `${poolId} removed from the list`);
   await mia.page.locator("#tr-admin-settings summary").click();
   await mia.page.locator("#tr-settings-reserve").fill("4");
   await mia.page.locator("#tr-settings-go").click();

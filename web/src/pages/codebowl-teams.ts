@@ -58,7 +58,8 @@ export function codebowlCard(s: Session, stopped: () => boolean): { el: HTMLElem
     replace(list, ...(teams.length ? teams.map((t) => {
       const alive = t.players.filter((p) => !p.dead).length;
       const radio = h("input", { type: "radio", name: "cb-team", value: t.id, checked: t.id === picked, onchange: () => (picked = t.id) });
-      return h("li", { "data-team": t.id }, h("label", {}, radio, " ", h("strong", {}, t.name), ` — ${alive} alive`,
+      const dead = t.players.length - alive;
+    return h("li", { "data-team": t.id }, h("label", {}, radio, " ", h("strong", {}, t.name), ` — ${alive} alive${dead ? `, ${dead} dead` : ""}`,
         t.match ? h("span", {}, " · playing ", h("a", { href: `#/codebowl/${t.match}` }, "its match")) : ""));
     }) : [h("li", { class: "note" }, "No team yet: create one below.")]));
   };
@@ -86,9 +87,29 @@ export function codebowlCard(s: Session, stopped: () => boolean): { el: HTMLElem
     renderTeams();
   }), { id: "cb-create-team" });
 
+  // The picked team's upkeep (editTeam, restartTeam): allowed while it
+  // plays no match; the server's refusal says why otherwise.
+  const pickedTeam = () => {
+    const t = teams.find((x) => x.id === picked);
+    if (!t) throw new Error("create or pick a team first");
+    return t;
+  };
+  const editTeam = button("Save the name and roster to the picked team", () => err.run(async () => {
+    const t = pickedTeam();
+    const r = await act<TeamDoc>("CodeBowl", { type: "editTeam", teamId: t.id, ...spec(teamName.input.value.trim(), roster.input.value) });
+    status.textContent = `${r.result.name}: name and roster saved (dead players unchanged).`;
+  }), { id: "cb-edit-team" });
+  const restartTeam = button("Replace the picked team's dead players with rookies", () => err.run(async () => {
+    const t = pickedTeam();
+    const dead = t.players.filter((p) => p.dead).length;
+    const r = await act<TeamDoc>("CodeBowl", { type: "restartTeam", teamId: t.id });
+    status.textContent = `${r.result.name}: ${dead} dead player${dead === 1 ? "" : "s"} replaced with rookies.`;
+  }), { id: "cb-restart-team" });
+
   const turnSeconds = field("turn seconds (−1: no timer)", { id: "cb-turn-seconds", type: "number", value: "120" });
   const turnsPerHalf = field("turns per half", { id: "cb-turns", type: "number", value: "8", min: 1, max: 16 });
   const priv = field("private (room code only)", { id: "cb-private", type: "checkbox" });
+  const armor = field("armor rule (a tackle injures by ST against AR)", { id: "cb-armor", type: "checkbox" });
   const team = () => {
     if (!picked) throw new Error("create or pick a team first");
     return picked;
@@ -97,6 +118,7 @@ export function codebowlCard(s: Session, stopped: () => boolean): { el: HTMLElem
   const create = button("Create", () => err.run(async () => {
     const r = await act("CodeBowl", {
       type: "create", teamId: team(), turnSeconds: Number(turnSeconds.input.value), turnsPerHalf: Number(turnsPerHalf.input.value), private: priv.input.checked,
+      armor: armor.input.checked || undefined,
     });
     navigate(`#/codebowl/${r.gameId ?? r.result.gameId}`);
   }), { id: "create-codebowl" });
@@ -146,10 +168,12 @@ export function codebowlCard(s: Session, stopped: () => boolean): { el: HTMLElem
     h("h3", {}, "My teams"),
     list,
     h("div", { class: "row" }, teamName.row, roster.row, createTeam),
+    h("div", { class: "row" }, editTeam, restartTeam),
     h("h3", {}, "Play with the picked team"),
     turnSeconds.row,
     turnsPerHalf.row,
     priv.row,
+    armor.row,
     h("div", { class: "row" }, create),
     h("div", { class: "row" }, code.row, join),
     h("div", { class: "row" }, quick, leaveBtn),

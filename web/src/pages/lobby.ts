@@ -79,6 +79,8 @@ function kindCard(g: GameKind, stopped: () => boolean): HTMLElement {
     ...rows,
     h("div", { class: "row" }, create),
   ];
+  // Party Board's own boards: upload, check, simulate, then play (pages/partyboard-boards.ts).
+  if (g.kind === "partyboard") parts.push(h("p", {}, h("a", { href: "#/partyboard/boards", id: "pb-boards-link" }, "Boards: upload your own, simulate one, play on it")));
   if (g.noRoomCode) {
     // Tile Race: no room code, no join. A race is opened by its id; its page
     // offers the team and admin sign-in.
@@ -99,19 +101,39 @@ function kindCard(g: GameKind, stopped: () => boolean): HTMLElement {
   }
   if (g.quickMatch) {
     const names = g.quickMatch;
+    // Leave queue only flags: the search loop itself sends leaveQueue after
+    // its last quickMatch, so the two never cross.
+    let queued = false;
+    const leave = button("Leave queue", () => {
+      queued = false;
+      status.textContent = "leaving the queue…";
+    }, { id: `leave-${g.kind}`, hidden: true });
     const quick = button("Quick match", () => err.run(async () => {
       // One actionId for the whole search: calling again with it keeps our
       // place in the queue and returns the match once made (docs/api.md).
       const id = `quick-${Date.now().toString(36)}`;
-      for (;;) {
-        const r = await act(g.function, { type: "quickMatch", actionId: id, ...body(names) });
-        if (r.result.status === "matched") return navigate(gameRoute(g.kind, r.result.gameId));
-        status.textContent = `waiting for an opponent… (${new Date().toLocaleTimeString()})`;
-        await new Promise((res) => setTimeout(res, 1000 + Math.random() * 500));
-        if (stopped()) return;
+      const params = body(names);
+      queued = true;
+      leave.hidden = false;
+      try {
+        for (;;) {
+          const r = await act(g.function, { type: "quickMatch", actionId: id, ...params });
+          if (r.result.status === "matched") return navigate(gameRoute(g.kind, r.result.gameId));
+          status.textContent = `waiting for an opponent… (${new Date().toLocaleTimeString()})`;
+          await new Promise((res) => setTimeout(res, 1000 + Math.random() * 500));
+          if (stopped() || !queued) {
+            const r = await act(g.function, { type: "leaveQueue", ...params });
+            if (r.result.status === "matched" && !stopped()) return navigate(gameRoute(g.kind, r.result.gameId));
+            status.textContent = "You left the queue.";
+            return;
+          }
+        }
+      } finally {
+        queued = false;
+        leave.hidden = true;
       }
     }), { id: `quick-${g.kind}`, "aria-label": `Quick match: ${g.title}` });
-    parts.push(h("div", { class: "row" }, quick));
+    parts.push(h("div", { class: "row" }, quick, leave));
   }
   return h("section", { class: "card", id: `kind-${g.kind}` }, ...parts.filter((p): p is HTMLElement => !!p), status, err.el);
 }

@@ -88,6 +88,18 @@ class BoardView {
   private readonly unit: number;
   private readonly tokenLayer = svg("g", { class: "tokens" });
   private readonly tileEls: SVGElement[] = [];
+  private readonly groups: SVGGElement[] = [];
+
+  /** rove makes tile i the board's one tab stop (a roving tabindex). */
+  private rove(i: number) {
+    this.groups.forEach((g, j) => g.setAttribute("tabindex", j === i ? "0" : "-1"));
+  }
+
+  /** focusTile moves the keyboard focus to tile i. */
+  focusTile(i: number) {
+    this.rove(i);
+    this.groups[i]?.focus();
+  }
 
   constructor(
     readonly board: Board,
@@ -106,8 +118,10 @@ class BoardView {
       id: "pb-board",
       class: "pb-board",
       viewBox: `${minX - pad} ${minY - pad} ${maxX - minX + 2 * pad} ${maxY - minY + 2 * pad}`,
-      role: "img",
-      "aria-label": board.name ?? board.id,
+      // A group, not an image: its tiles are controls (one tab stop, the
+      // arrow keys move between them; see focusTile).
+      role: "group",
+      "aria-label": `${board.name ?? board.id}: ${board.tiles.length} tiles (arrow keys move between them)`,
     });
     const zoneColor = new Map((board.zones ?? []).map((z, i) => [z.name, ZONE_COLORS[i % ZONE_COLORS.length]]));
     const tiles = svg("g", { class: "tiles" });
@@ -121,9 +135,23 @@ class BoardView {
       const c = this.centres[i];
       const g = svg(
         "g",
-        { id: `pb-tile-${i}` },
+        {
+          id: `pb-tile-${i}`,
+          class: "pb-tile-g",
+          tabindex: i === 0 ? 0 : -1,
+          role: "button",
+          "aria-label": `Tile ${i}${t.mandatory || t.mandatoryType ? " (mandatory stop)" : ""}: ${t.rule.displayText ?? t.rule.type}${t.zone ? ` — ${t.zone}` : ""}`,
+        },
         svg("title", {}, `${i}${t.zone ? ` · ${t.zone}` : ""}: ${t.rule.displayText ?? t.rule.type}`),
         shape,
+      );
+      // The words drawn on the tile are for the eye, beside the focusable
+      // tile, not in it: its name (aria-label) says them whole, and words
+      // cut to three lines inside it would not match that name (axe's
+      // label-content-name-mismatch). They let clicks through to the tile.
+      const words = svg(
+        "g",
+        { "aria-hidden": "true", class: "pb-tile-words" },
         svg("text", { x: c.x, y: c.y - this.unit * 0.2, "font-size": this.unit * 0.2, class: "pb-tile-n" }, String(i)),
         // The rule's words on the tile itself, large enough to read at a
         // desktop width (the full text is in the tile list beside the board).
@@ -132,8 +160,25 @@ class BoardView {
         ),
       );
       g.addEventListener("click", () => onTile(i));
+      // Focus shows the tile's detail (the page's aria-live line), as a click does.
+      g.addEventListener("focus", () => {
+        this.rove(i);
+        onTile(i);
+      });
+      g.addEventListener("keydown", (e) => {
+        const n = board.tiles.length;
+        const to: Record<string, number> = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: n - 1 };
+        if (e.key in to) {
+          e.preventDefault();
+          this.focusTile(Math.min(n - 1, Math.max(0, to[e.key])));
+        } else if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          onTile(i);
+        }
+      });
+      this.groups.push(g);
       this.tileEls.push(shape);
-      tiles.append(g);
+      tiles.append(g, words);
     });
     this.el.append(tiles, this.tokenLayer);
     // Every tile's whole text, readable without clicking (and by a screen reader).
@@ -250,6 +295,8 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
     navigate("#/");
     return () => {};
   }
+  // #/partyboard/boards: the boards page (upload, simulate), its own chunk.
+  if (id === "boards") return (await import("./partyboard-boards")).boardsPage(root, s);
   const timings = pageTimings();
   const me = opts.watch ? "" : s.player.id;
   const err = new ErrorBox();
@@ -260,7 +307,7 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
     turnNo: h("span", { id: "turn-no" }),
     room: h("p", { id: "room" }),
     boardBox: h("div", { class: "pb-boardbox", id: "pb-boardbox" }, "loading the board…"),
-    tileInfo: h("p", { id: "pb-tile-info", class: "note", "aria-live": "polite" }, "Click a tile (on the board or in the list) for its zone and who stands there."),
+    tileInfo: h("p", { id: "pb-tile-info", class: "note", "aria-live": "polite" }, "Click a tile (on the board or in the list), or Tab to the board and move with the arrow keys, for its zone and who stands there."),
     tileList: h("details", { open: true, class: "pb-tiles" }, h("summary", {}, "Every tile's text")),
     prompt: h("p", { id: "pb-prompt", class: "turn" }),
     ruleText: h("p", { id: "pb-rule-text", class: "pb-rule-text" }),
@@ -431,7 +478,7 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
     if (key !== shownKey) {
       shownKey = key;
       replace(el.buttons, ...(a && awaited.has(me) ? inputButtons(a, st) : []));
-      const lobby: HTMLButtonElement[] = [];
+      const lobby: HTMLElement[] = [];
       if (st.phase === "lobby" && !seated && !opts.watch) lobby.push(button("Join", () => send("join"), { id: "pb-join", class: "primary" }));
       if (st.phase === "lobby" && st.host === me) {
         const start = button("Start the game", () => send("start"), { id: "pb-start", class: "primary" });
@@ -442,6 +489,15 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
       }
       if (seated && st.phase !== "over" && !players.find((p) => p.id === me)?.removed && !(st.phase === "lobby" && st.host === me && players.length === 1)) {
         lobby.push(button("Leave", () => (confirm("Leave this game?") ? send("removePlayer", { playerId: me }) : undefined), { id: "pb-leave" }));
+      }
+      // The host may take any other player out (removePlayer), before or during the game.
+      const others = players.filter((p) => p.id !== me && !p.removed);
+      if (st.host === me && !opts.watch && st.phase !== "over" && others.length) {
+        const who = h("select", { id: "pb-remove-who", "aria-label": "player to take out" }, ...others.map((p) => h("option", { value: p.id }, p.name)));
+        lobby.push(h("span", { class: "row" }, who, button("Take out of the game", () => {
+          const n = name(who.value);
+          return confirm(`Take ${n} out of this game?`) ? send("removePlayer", { playerId: who.value }) : undefined;
+        }, { id: "pb-remove-go" })));
       }
       replace(el.lobby, ...lobby);
     }

@@ -10,6 +10,7 @@ import { ApiError, act } from "../../api";
 import { ErrorBox, button, field, h, replace, select } from "../../ui";
 import { form, type FieldSpec, type Values } from "./forms";
 import { POWERUPS, freeColor, inkOn, points, powerupName, teamMark, type PowerupTile, type PublicTile, type RaceData, type Team } from "./model";
+import { PoolPicker } from "./pools";
 import { TeamView } from "./team";
 
 const DIFFS: [string, string][] = [["1", "easy"], ["2", "medium"], ["3", "hard"]];
@@ -71,6 +72,7 @@ export class AdminView {
   private readonly tileForm;
   private readonly ptForm;
   private readonly settingsForm;
+  private readonly pools: PoolPicker;
 
   constructor(
     private readonly gameId: string,
@@ -127,8 +129,34 @@ export class AdminView {
     );
 
     const poolAdd = form("tr-pool-add", taskFields(), "Add to the pool", (v) => this.send({ type: "addPoolTask", ...taskBody(v) }, "task added"));
-    const poolEdit = form("tr-pool-edit", [{ name: "id", label: "task id", placeholder: "t-7" }, ...taskFields()], "Save pool task", (v) => this.send({ type: "editPoolTask", id: v.id, ...taskBody(v) }, `${v.id} saved`));
-    const poolRemove = form("tr-pool-remove", [{ name: "id", label: "task id", placeholder: "t-7" }], "Remove pool task", (v) => this.send({ type: "removePoolTask", id: v.id }, `${v.id} removed`));
+    // Edit and remove act on the task picked from the pools' list (pools.ts).
+    const pickedTask = () => {
+      try {
+        return this.pools.picked();
+      } catch (e) {
+        this.err.show(e);
+        return "";
+      }
+    };
+    const poolEdit = form("tr-pool-edit", taskFields(), "Save the picked task", async (v) => {
+      const id = pickedTask();
+      if (id) await this.send({ type: "editPoolTask", id, ...taskBody(v) }, `${id} saved`);
+    });
+    this.pools = new PoolPicker(gameId, (t) => poolEdit.set({
+      label: t.label ?? "",
+      difficulty: String(t.difficulty || 1),
+      min: t.min ?? 1,
+      max: t.max ?? 1,
+      points: (t.points ?? 0) / 100,
+      instructions: t.instructions ?? "",
+      image: t.image ?? "",
+      startProof: !!t.startProof,
+      group: !!t.group,
+    }), (e) => this.err.show(e));
+    const poolRemove = button("Remove the picked task", async () => {
+      const id = pickedTask();
+      if (id && confirm(`Remove pool task ${id}?`)) await this.send({ type: "removePoolTask", id }, `${id} removed`);
+    }, { id: "tr-pool-remove-go" });
     const poolClear = form("tr-pool-clear", [{ name: "difficulty", label: "pool", kind: "select", options: [["0", "every pool"], ...DIFFS] }], "Clear", (v) =>
       confirm("Clear the pool's tasks?") ? this.send({ type: "clearPools", difficulty: Number(v.difficulty) }, "pools cleared") : Promise.resolve(),
     );
@@ -187,8 +215,9 @@ export class AdminView {
         ),
       ),
       section("Pools: add, edit, remove, clear, export", "tr-admin-pools", false,
-        h("p", { class: "note" }, "Pool tasks have ids t-1, t-2, … in the order they were imported or added; export the pools to read them."),
-        h("h3", {}, "Add a task"), poolAdd.el, h("h3", {}, "Edit a task"), poolEdit.el, h("h3", {}, "Remove or clear"), poolRemove.el, poolClear.el,
+        h("h3", {}, "Add a task"), poolAdd.el,
+        h("h3", {}, "Edit or remove a task"), this.pools.el, poolEdit.el, h("div", { class: "row" }, poolRemove),
+        h("h3", {}, "Clear"), poolClear.el,
         h("h3", {}, "Export"), exportForm.el, this.exported),
       section("Edit a tile", "tr-admin-tile", false, h("p", { class: "note" }, "Pick a tile on the board (click, or Tab then Enter) or type its number and load it."), loadTile, this.tileForm.el),
       section("Powerup tiles", "tr-admin-pt", false, this.ptList, this.ptForm.el,
@@ -214,6 +243,14 @@ export class AdminView {
       h("h3", {}, "Teams"),
       this.teams,
     );
+    // The pools are read while their section is first opened, not before.
+    const pools = this.el.querySelector("#tr-admin-pools") as HTMLDetailsElement;
+    pools.addEventListener("toggle", () => pools.open && this.pools.start());
+  }
+
+  /** stop ends the admin view's own listeners (the pools). */
+  stop() {
+    this.pools.stop();
   }
 
   /** run sends an admin action and returns its reply, or shows its error (and an import's every bad line). */

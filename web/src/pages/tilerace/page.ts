@@ -179,5 +179,8 @@ export async function tileracePage(root: HTMLElement, [id]: string[], s: Session
   }
 
   const stop = await (opts.source?.watchRace ?? watchRace)(s, id, render, (e) => err.show(e));
-  return stop;
+  return () => {
+    stop();
+    admin?.stop();
+  };
 }
