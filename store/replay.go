@@ -243,7 +243,7 @@ func recordedSteps(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]
 	}
 	for _, snap := range snaps {
 		data := snap.Data()
-		if strings.HasPrefix(snap.Ref.ID, batchPrefix) {
+		if isBatch(snap.Ref.ID) { // not every id starting with "b" (log.go)
 			if err := list(data["steps"]); err != nil {
 				return nil, err
 			}
