@@ -429,7 +429,9 @@ func shortRace(t *testing.T, s *stack, prefix string) (*race, int) {
 	n := 7 // addAdmin, 2 createTeam, importTasks, importPowerupTiles, randomiseDifficulties, start
 	for i, tm := range r.teams {
 		s.advance(time.Millisecond)
-		r.mustAct(r.admin, fmt.Sprint("to-end-", i), map[string]any{"type": "moveTeam", "team": tm.id, "to": tilerace.FinalTile})
+		// An action id like an effect's ("fx-…", apply.go) is the
+		// client's to choose; its step is replayed all the same.
+		r.mustAct(r.admin, fmt.Sprint("fx-to-end-", i), map[string]any{"type": "moveTeam", "team": tm.id, "to": tilerace.FinalTile})
 		n++
 	}
 	s.advance(time.Millisecond)
@@ -445,7 +447,9 @@ func shortRace(t *testing.T, s *stack, prefix string) (*race, int) {
 // batch ("b" and digits): read as batches, they had no steps, and the
 // replay found none (verified false: "the replayed final state differs …
 // admins, finishedAt, nextGen, nextPowerupTile, startedAt"), once in
-// sixteen races, whatever the load.
+// sixteen races, whatever the load. Its admin's moves are named "fx-…",
+// as an effect's steps are: a replay left out every step so named, a
+// client's too, and the final completion then found its team on tile 1.
 func TestReplayRaceIDStartingWithB(t *testing.T) {
 	s := newStack(t)
 	r, n := shortRace(t, s, "b")
