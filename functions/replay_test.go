@@ -256,10 +256,11 @@ func TestReplayEveryGame(t *testing.T) {
 		}
 	})
 	t.Run("CodeBowl", func(t *testing.T) {
-		ann, ben := s.cbCoach("replay_ann"), s.cbCoach("replay_ben")
-		reds := s.cbTeam(ann, "t-reds", cbSpec("Reds", 3, 3, 6))
-		blues := s.cbTeam(ben, "t-blues", cbSpec("Blues", 3, 3, 6))
 		for i := 0; i < 2; i++ {
+			// Each match its own coaches (a match's create is keyed by its team).
+			ann, ben := s.cbCoach(fmt.Sprint("replay_ann", i)), s.cbCoach(fmt.Sprint("replay_ben", i))
+			reds := s.cbTeam(ann, "t-reds", cbSpec("Reds", 3, 3, 6))
+			blues := s.cbTeam(ben, "t-blues", cbSpec("Blues", 3, 3, 6))
 			id := s.cbMatchOf(ann, ben, reds, blues, map[string]any{"turnsPerHalf": 2})
 			n := randomPlay(t, s, "CodeBowl", id, []player{ann, ben}, uint64(40+i), 400)
 			check(t, "CodeBowl", id, []player{ann, ben}, n)
