@@ -56,8 +56,14 @@ func raceTasks(n int) string {
 // fills the board from imported pools and, when start, starts the race.
 func newRace(t *testing.T, s *stack, n int, start bool) *race {
 	t.Helper()
-	host := s.guest("Mia")
-	code, out := s.post(host.Token, "TileRace", map[string]any{"actionId": "new", "type": "create", "name": "Mia", "password": "master-pass", "seed": "race-seed"})
+	return newRaceAs(t, s, s.guest("Mia"), "new", n, start)
+}
+
+// newRaceAs is newRace created by host with action id createID (which
+// decides the race's id: store.CreateID).
+func newRaceAs(t *testing.T, s *stack, host player, createID string, n int, start bool) *race {
+	t.Helper()
+	code, out := s.post(host.Token, "TileRace", map[string]any{"actionId": createID, "type": "create", "name": "Mia", "password": "master-pass", "seed": "race-seed"})
 	require.Equal(t, http.StatusOK, code, "%v", out)
 	res := out["result"].(map[string]any)
 	r := &race{s: s, id: out["gameId"].(string), master: res["session"].(map[string]any)["token"].(string)}

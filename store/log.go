@@ -70,6 +70,27 @@ const (
 // batchPrefix starts the id of a history batch in games/{id}/events.
 const batchPrefix = "b"
 
+// isBatch reports whether a document of a game's events collection is a
+// history batch: its id is batchID(seq), "b" and digits only. The prefix
+// alone does not tell: an event record keyed by its action,
+// "{actorId}~{actionId}", starts with "b" whenever its actor's id does, and
+// a Tile Race actor's id starts with its game's id ("{gameId}:{local}"), a
+// hex hash that starts with "b" once in sixteen races. Read as a batch, such
+// a record had no steps, so the race's history and replay lost every step
+// (issue 25: "the replayed final state differs … admins, nextGen, startedAt").
+func isBatch(id string) bool {
+	digits, ok := strings.CutPrefix(id, batchPrefix)
+	if !ok || digits == "" {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // logStep is one versioned step in the game document's log and in a batch.
 type logStep struct {
 	Seq      int64           `json:"seq"`
@@ -387,7 +408,7 @@ func expandRecords(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]
 	for _, snap := range snaps {
 		data := snap.Data()
 		kind, _ := data[fKind].(string)
-		if strings.HasPrefix(snap.Ref.ID, batchPrefix) {
+		if isBatch(snap.Ref.ID) {
 			if err := steps(data["steps"], kind); err != nil {
 				return nil, err
 			}

@@ -216,8 +216,8 @@ func recordedSteps(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]
 	var out []logStep
 	seen := map[int64]int{} // seq → index in out
 	add := func(s logStep) {
-		if strings.HasPrefix(s.ActionID, "fx-") {
-			return
+		if role, _ := s.Actor["role"].(string); role == string(domain.RoleSystem) && strings.HasPrefix(s.ActionID, "fx-") {
+			return // an effect's step (apply.go); a client may name its own action "fx-…"
 		}
 		if s.Seq > 0 {
 			if i, ok := seen[s.Seq]; ok {
@@ -243,7 +243,7 @@ func recordedSteps(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]
 	}
 	for _, snap := range snaps {
 		data := snap.Data()
-		if strings.HasPrefix(snap.Ref.ID, batchPrefix) {
+		if isBatch(snap.Ref.ID) { // not every id starting with "b" (log.go)
 			if err := list(data["steps"]); err != nil {
 				return nil, err
 			}

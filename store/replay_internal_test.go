@@ -26,3 +26,26 @@ func TestReplayPayload(t *testing.T) {
 		})
 	}
 }
+
+// TestIsBatch: a history batch is told by its whole id, "b" and digits; an
+// event record keyed by an actor whose id starts with "b" (a Tile Race
+// actor's id starts with its game's hex id) is not one.
+func TestIsBatch(t *testing.T) {
+	for _, tc := range []struct {
+		id   string
+		want bool
+	}{
+		{batchID(1), true},
+		{batchID(123456789), true},
+		{EventID(7), false},
+		{"b6de7ac17a9af9df4a6a:ada~start", false},
+		{"b6de7ac17a9af9df4a6a:t-37a98f5ac4~r1", false},
+		{"bot_1~roll", false},
+		{"b", false},
+		{"g_1~join", false},
+	} {
+		t.Run(tc.id, func(t *testing.T) {
+			require.Equal(t, tc.want, isBatch(tc.id), "isBatch(%q)", tc.id)
+		})
+	}
+}
