@@ -1,5 +1,5 @@
 // Browser test of the "add a bot" buttons of the CodeBowl and Party Board
-// pages (docs/bots.md): the host of a waiting game clicks a bot level on
+// pages and of the lobby's quick match with a bot after a wait (docs/bots.md): the host of a waiting game clicks a bot level on
 // the game's page, the bot is seated (its join), and the game goes on with
 // the bot answering for itself, moved by the server. Started by
 // emulator/browser (go test); by hand:
@@ -86,5 +86,21 @@ await run("bots", async (browser, metrics) => {
     check(true, `the bot played its turns by itself (${botTurns} in the log)`);
     await shot(host, "bots-04-partyboard-play.png");
     await host.context.close();
+  }
+
+  // ---- Quick match with a bot after a wait (the lobby's botAfter) ----
+  {
+    const solo = await player(browser, "Solo");
+    await signIn(solo);
+    await solo.page.locator("select[name=mode][data-kind=dashdice]").selectOption("last-line");
+    await solo.page.locator("#bot-after-dashdice").selectOption("5");
+    const t0 = Date.now();
+    await solo.page.locator("#quick-dashdice").click();
+    await solo.page.waitForURL(/#\/dashdice\//, { timeout: 4 * T });
+    await solo.page.locator("#opponent", { hasText: "Bot (strong) 1" }).waitFor();
+    metrics.botSeatedMs.quickMatch = Date.now() - t0;
+    check(metrics.botSeatedMs.quickMatch >= 5000, `quick match seats a bot after the wait chosen (${metrics.botSeatedMs.quickMatch} ms ≥ 5 s)`);
+    await shot(solo, "bots-05-quickmatch-bot.png");
+    await solo.context.close();
   }
 });

@@ -108,16 +108,22 @@ function kindCard(g: GameKind, stopped: () => boolean): HTMLElement {
       queued = false;
       status.textContent = "leaving the queue…";
     }, { id: `leave-${g.kind}`, hidden: true });
+    // botAfter (docs/bots.md): a strong bot takes the other seat once the
+    // search has waited that long; empty: wait for a person only.
+    const botAfter = h("select", { id: `bot-after-${g.kind}` },
+      h("option", { value: "" }, "wait for a person"),
+      ...[5, 15, 30, 60].map((n) => h("option", { value: String(n) }, `a bot after ${n} s`))) as HTMLSelectElement;
     const quick = button("Quick match", () => err.run(async () => {
       // One actionId for the whole search: calling again with it keeps our
       // place in the queue and returns the match once made (docs/api.md).
       const id = `quick-${Date.now().toString(36)}`;
       const params = body(names);
+      const bot = botAfter.value ? { botAfter: Number(botAfter.value) } : {};
       queued = true;
       leave.hidden = false;
       try {
         for (;;) {
-          const r = await act(g.function, { type: "quickMatch", actionId: id, ...params });
+          const r = await act(g.function, { type: "quickMatch", actionId: id, ...params, ...bot });
           if (r.result.status === "matched") return navigate(gameRoute(g.kind, r.result.gameId));
           status.textContent = `waiting for an opponent… (${new Date().toLocaleTimeString()})`;
           await new Promise((res) => setTimeout(res, 1000 + Math.random() * 500));
@@ -133,7 +139,7 @@ function kindCard(g: GameKind, stopped: () => boolean): HTMLElement {
         leave.hidden = true;
       }
     }), { id: `quick-${g.kind}`, "aria-label": `Quick match: ${g.title}` });
-    parts.push(h("div", { class: "row" }, quick, leave));
+    parts.push(h("div", { class: "row" }, h("label", {}, "if nobody comes ", botAfter), quick, leave));
   }
   return h("section", { class: "card", id: `kind-${g.kind}` }, ...parts.filter((p): p is HTMLElement => !!p), status, err.el);
 }
