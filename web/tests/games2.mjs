@@ -76,9 +76,21 @@ await run("games2", async (browser, metrics) => {
   check(await ann.page.locator("#leave-dashdice").isHidden(), "Leave queue takes Ann out of DashDice's quick match (leaveQueue)");
 
   // ---- CodeBowl: teams in the lobby, quick match ----
+  // Ann's first player is named and built by hand in the roster editor:
+  // a sum over the budget is refused naming it, then a valid one is made.
+  await ann.page.locator("#cb-roster").selectOption("bruisers");
+  await ann.page.locator("#cb-roster-edit summary").click();
+  await ann.page.locator("#cb-p0-name").fill("Ann's Ace");
+  await ann.page.locator("#cb-p0-st").fill("9");
+  await ann.page.locator("#cb-team-name").fill("Ann's bruisers");
+  await ann.page.locator("#cb-create-team").click();
+  await ann.page.locator("#kind-codebowl .error:not([hidden])", { hasText: "st + ag + mv must be exactly 12" }).waitFor();
+  check(true, "a hand-built player over the stat budget shows the API's refusal naming the sum");
+  await ann.page.locator("#cb-p0-st").fill("5");
+  await ann.page.locator("#cb-p0-ag").fill("4");
   for (const [p, roster] of [[ann, "bruisers"], [ben, "runners"]]) {
     await p.page.locator("#cb-team-name").fill(`${p.name}'s ${roster}`);
-    await p.page.locator("#cb-roster").selectOption(roster);
+    if (p === ben) await p.page.locator("#cb-roster").selectOption(roster);
     await p.page.locator("#cb-create-team").click();
     await p.page.locator("#cb-teams li[data-team] input:checked").waitFor();
     check((await text(p, "#cb-teams")).includes(`${p.name}'s ${roster} — 7 alive`), `${p.name}'s team is listed, picked, 7 alive`);
@@ -102,6 +114,7 @@ await run("games2", async (browser, metrics) => {
   metrics.quickMatchMs = Date.now() - t0;
   check(ann.page.url() === ben.page.url() && ann.page.url().includes("#/codebowl/"), "both coaches land on the same CodeBowl page");
   check((await ann.page.locator("#cb-cell-0-0").count()) === 1 && (await ann.page.locator("#cb-pitch .cb-cell").count()) === 220, "the pitch is drawn: 20 × 11 squares");
+  check((await text(ann, "#cb-rosters")).includes("Ann's Ace"), "the hand-named player plays in the match (the roster lists Ann's Ace)");
 
   const cbLat = [];
   // Placement: the defense places first, then the offense. The first placer

@@ -33,11 +33,53 @@ export const ROSTERS: Record<string, Stat[]> = {
   ],
 };
 
-function spec(name: string, roster: string) {
-  return {
+/** A roster editor row: one player's name and stats, filled from a roster and editable. */
+interface PlayerRow {
+  name: HTMLInputElement;
+  st: HTMLInputElement;
+  ag: HTMLInputElement;
+  mv: HTMLInputElement;
+  ar: HTMLInputElement;
+}
+
+const STATS = [["st", "ST", 12], ["ag", "AG", 12], ["mv", "MV", 12], ["ar", "AR", 6]] as const;
+
+/**
+ * rosterEditor is the seven players a team is made or saved with: the picked
+ * roster fills it, and every name and stat can be changed (the server checks
+ * the sums: ST + AG + MV = 12 each, AR 21 in all; its refusal names the
+ * player). The team's image URL is optional.
+ */
+function rosterEditor(roster: HTMLSelectElement) {
+  const rows: PlayerRow[] = Array.from({ length: 7 }, (_, i) => {
+    const num = (k: string, label: string, max: number) =>
+      h("input", { type: "number", id: `cb-p${i}-${k}`, min: "0", max: String(max), "aria-label": `player ${i + 1} ${label}`, style: "width:3.5em" }) as HTMLInputElement;
+    return {
+      name: h("input", { id: `cb-p${i}-name`, maxlength: 30, "aria-label": `player ${i + 1} name` }) as HTMLInputElement,
+      st: num("st", "ST", 12), ag: num("ag", "AG", 12), mv: num("mv", "MV", 12), ar: num("ar", "AR", 6),
+    };
+  });
+  const fill = () => (ROSTERS[roster.value] ?? []).forEach(([st, ag, mv, ar, role], i) => {
+    const r = rows[i];
+    r.name.value = `${role} ${i + 1}`;
+    [r.st.value, r.ag.value, r.mv.value, r.ar.value] = [st, ag, mv, ar].map(String);
+  });
+  roster.addEventListener("change", fill);
+  fill();
+  const image = h("input", { type: "url", id: "cb-team-image", maxlength: 500, placeholder: "https://…" }) as HTMLInputElement;
+  const el = h("details", { id: "cb-roster-edit" },
+    h("summary", {}, "Players: names, stats and the team's image"),
+    h("table", { class: "cb-roster-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "name"), ...STATS.map(([, label]) => h("th", {}, label)))),
+      h("tbody", {}, ...rows.map((r, i) => h("tr", {}, h("td", {}, String(i + 1)), h("td", {}, r.name), h("td", {}, r.st), h("td", {}, r.ag), h("td", {}, r.mv), h("td", {}, r.ar))))),
+    h("p", { class: "note" }, "Each player's ST + AG + MV is 12; the seven AR add up to 21."),
+    h("label", {}, "team image URL (optional) ", image));
+  const spec = (name: string) => ({
     name,
-    players: ROSTERS[roster].map(([st, ag, mv, ar, role], i) => ({ name: `${role} ${i + 1}`, st, ag, mv, ar })),
-  };
+    ...(image.value.trim() ? { image: image.value.trim() } : {}),
+    players: rows.map((r) => ({ name: r.name.value.trim(), st: Number(r.st.value), ag: Number(r.ag.value), mv: Number(r.mv.value), ar: Number(r.ar.value) })),
+  });
+  return { el, spec };
 }
 
 export function codebowlCard(s: Session, stopped: () => boolean): { el: HTMLElement; stop(): void } {
@@ -81,8 +123,9 @@ export function codebowlCard(s: Session, stopped: () => boolean): { el: HTMLElem
 
   const teamName = field("team name", { id: "cb-team-name", maxlength: 40, value: `${s.player.name}'s team`.slice(0, 40) });
   const roster = select("roster", Object.keys(ROSTERS), { id: "cb-roster" });
+  const editor = rosterEditor(roster.input as HTMLSelectElement);
   const createTeam = button("Create team", () => err.run(async () => {
-    const r = await act<TeamDoc>("CodeBowl", { type: "createTeam", ...spec(teamName.input.value.trim(), roster.input.value) });
+    const r = await act<TeamDoc>("CodeBowl", { type: "createTeam", ...editor.spec(teamName.input.value.trim()) });
     picked = r.result.id;
     renderTeams();
   }), { id: "cb-create-team" });
@@ -96,7 +139,7 @@ export function codebowlCard(s: Session, stopped: () => boolean): { el: HTMLElem
   };
   const editTeam = button("Save the name and roster to the picked team", () => err.run(async () => {
     const t = pickedTeam();
-    const r = await act<TeamDoc>("CodeBowl", { type: "editTeam", teamId: t.id, ...spec(teamName.input.value.trim(), roster.input.value) });
+    const r = await act<TeamDoc>("CodeBowl", { type: "editTeam", teamId: t.id, ...editor.spec(teamName.input.value.trim()) });
     status.textContent = `${r.result.name}: name and roster saved (dead players unchanged).`;
   }), { id: "cb-edit-team" });
   const restartTeam = button("Replace the picked team's dead players with rookies", () => err.run(async () => {
@@ -168,6 +211,7 @@ export function codebowlCard(s: Session, stopped: () => boolean): { el: HTMLElem
     h("h3", {}, "My teams"),
     list,
     h("div", { class: "row" }, teamName.row, roster.row, createTeam),
+    editor.el,
     h("div", { class: "row" }, editTeam, restartTeam),
     h("h3", {}, "Play with the picked team"),
     turnSeconds.row,
