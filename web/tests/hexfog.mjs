@@ -92,13 +92,26 @@ function hexDistance(a, b) {
   return (Math.abs(q1 - q2) + Math.abs(r1 - r2) + Math.abs(q1 + r1 - q2 - r2)) / 2;
 }
 
+/**
+ * pickTroop clicks troop until p's page says it is picked: a click that
+ * lands while the board is redrawn (a snapshot arriving) is lost, so it is
+ * sent again (up to 5 times).
+ */
+async function pickTroop(p, troop) {
+  const picked = p.page.locator("#hd-selection", { hasText: "Picked:" });
+  for (let i = 0; i < 5; i++) {
+    await troop.click();
+    if (await picked.waitFor({ timeout: 3000 }).then(() => true, () => false)) return;
+  }
+  await picked.waitFor();
+}
+
 /** advance: p picks its first troop and moves it to the blue hex nearest the enemy HQ (when it can move). */
 async function advance(p, other, lat) {
   const seat = await p.page.locator("#hd-board").getAttribute("data-seat");
   const troop = p.page.locator(`#hd-board .hd-troop[data-owner="${seat}"]`).first();
   if (!(await troop.count())) return;
-  await troop.click();
-  await p.page.locator("#hd-selection", { hasText: "Picked:" }).waitFor();
+  await pickTroop(p, troop);
   await p.page.waitForTimeout(300); // the preview's marks
   const marks = await p.page.locator("#hd-board .hd-mark.reach").evaluateAll((ms) => ms.map((m) => `${m.getAttribute("data-q")},${m.getAttribute("data-r")}`));
   const hq = p.page.locator(`#hd-board .hd-structure[data-structure="hq${1 - Number(seat)}"]`);
@@ -155,7 +168,7 @@ await run("hexfog", async (browser, metrics) => {
     const troop = p.page.locator(`#hd-board .hd-troop[data-owner="${seat}"]`).first();
     const id = await troop.getAttribute("data-troop");
     const from = `${await troop.getAttribute("data-q")},${await troop.getAttribute("data-r")}`;
-    await troop.click();
+    await pickTroop(p, troop);
     await p.page.locator("#hd-board .hd-mark.reach").first().waitFor();
     await clickAndSee(p, other, "#hd-board .hd-mark.reach", lat);
     const moved = p.page.locator(`#hd-board .hd-troop[data-troop="${id}"]`);
