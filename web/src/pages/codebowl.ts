@@ -47,8 +47,10 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
     version: h("span", { id: "version" }),
     half: h("span", { id: "cb-half" }),
     timer: h("span", { id: "timer" }),
-    score: h("p", { id: "cb-score", class: "score" }),
-    turn: h("p", { id: "turn", class: "turn" }),
+    // A line each from the first paint (a no-break space until the match
+    // arrives), so their filling moves nothing below (layout shift).
+    score: h("p", { id: "cb-score", class: "score" }, "\u00a0"),
+    turn: h("p", { id: "turn", class: "turn" }, "\u00a0"),
     room: h("p", { id: "room", hidden: true }),
     picked: h("div", { id: "cb-picked" }),
     buttons: h("div", { class: "row buttons", id: "buttons" }),

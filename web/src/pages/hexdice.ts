@@ -97,10 +97,14 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
     version: h("span", { id: "version" }),
     round: h("span", { id: "hd-round" }),
     timer: h("span", { id: "timer" }),
-    turn: h("p", { id: "turn", class: "turn", role: "status" }),
+    // The turn line and the two player cards hold their space from the first
+    // paint (blank until the game arrives): filling them moves nothing below.
+    turn: h("p", { id: "turn", class: "turn", role: "status" }, "\u00a0"),
     room: h("p", { id: "room", hidden: true }),
     fogNote: h("p", { id: "hd-fog-note", class: "note", hidden: true }),
-    players: h("div", { id: "hd-players", class: "cols" }),
+    // One card a line: their height never depends on how long the names are.
+    players: h("div", { id: "hd-players", class: "cols", style: "flex-direction:column" }, ...[0, 1].map(() =>
+      h("div", { class: "player", "aria-hidden": "true" }, h("h2", { class: "player-name" }, "\u00a0"), h("p", {}, "\u00a0")))),
     troops: h("div", { id: "hd-troops" }),
     selection: h("div", { id: "hd-selection" }),
     orders: h("section", { id: "hd-orders", class: "card", hidden: true, "aria-label": "Your orders this round" }),

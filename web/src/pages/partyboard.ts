@@ -305,8 +305,13 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
     phase: h("span", { id: "phase" }),
     version: h("span", { id: "version" }),
     turnNo: h("span", { id: "turn-no" }),
-    room: h("p", { id: "room" }),
-    boardBox: h("div", { class: "pb-boardbox", id: "pb-boardbox" }, "loading the board…"),
+    // The room code's line, held from the first paint (a lobby's code comes
+    // after the game) and hidden once the game is past its lobby.
+    room: h("p", { id: "room" }, "\u00a0"),
+    // Until the board arrives its box holds the board's room (boards are
+    // square, at most 75vh tall like .pb-board) and a legend line, so
+    // drawing it moves nothing around (layout shift).
+    boardBox: h("div", { class: "pb-boardbox", id: "pb-boardbox" }, h("div", { style: "aspect-ratio:1;max-height:75vh" }, "loading the board…"), h("p", { class: "note" }, "\u00a0")),
     tileInfo: h("p", { id: "pb-tile-info", class: "note", "aria-live": "polite" }, "Click a tile (on the board or in the list), or Tab to the board and move with the arrow keys, for its zone and who stands there."),
     tileList: h("details", { open: true, class: "pb-tiles" }, h("summary", {}, "Every tile's text")),
     prompt: h("p", { id: "pb-prompt", class: "turn" }),
