@@ -523,10 +523,14 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
 
   const emoteButtons = EMOTES.map(([k, label]) => button(label, () => send("emote", { emote: k }), { id: `hd-emote-${k}`, class: "small" }));
 
+  // The meta line is blank until the game arrives, then drawn whole: its
+  // words appear at once instead of sliding right as each value fills in.
+  const meta = h("p", { class: "meta" }, "\u00a0");
+  const metaParts = ["phase ", el.phase, " · version ", el.version, " · ", el.round, " · timer ", el.timer,
+    opts.watch ? "" : h("span", {}, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link"))];
   root.replaceChildren(
     h("h1", {}, opts.watch ? "Watching Hex & Dice" : "Hex & Dice"),
-    h("p", { class: "meta" }, "phase ", el.phase, " · version ", el.version, " · ", el.round, " · timer ", el.timer,
-      opts.watch ? "" : h("span", {}, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link"))),
+    meta,
     el.room,
     err.el,
     el.turn,
@@ -545,6 +549,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
   function render() {
     const g = st();
     if (!game || !g) return;
+    if (!meta.childElementCount) replace(meta, ...metaParts);
     timings.seen[game.version] ??= now();
     el.phase.textContent = g.phase;
     el.version.textContent = String(game.version);

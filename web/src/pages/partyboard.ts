@@ -344,10 +344,14 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
       await act("PartyBoard", { gameId: id, type, version, ...extra });
     });
 
+  // The meta line is blank until the game arrives, then drawn whole: its
+  // words appear at once instead of sliding right as each value fills in.
+  const meta = h("p", { class: "meta" }, "\u00a0");
+  const metaParts = ["phase ", el.phase, " · turn ", el.turnNo, " · version ", el.version, " · timer ", el.timer,
+    opts.watch ? " · watching" : h("span", {}, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link"))];
   root.replaceChildren(
     el.title,
-    h("p", { class: "meta" }, "phase ", el.phase, " · turn ", el.turnNo, " · version ", el.version, " · timer ", el.timer,
-      opts.watch ? " · watching" : h("span", {}, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link"))),
+    meta,
     el.room,
     err.el,
     h(
@@ -428,6 +432,7 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
 
   function render() {
     if (!game) return;
+    if (!meta.childElementCount) replace(meta, ...metaParts);
     const st = game.state ?? {};
     timings.seen[game.version] ??= now();
     el.phase.textContent = st.phase ?? "";
