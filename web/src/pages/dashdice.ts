@@ -59,7 +59,8 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
     timer: h("span", { id: "timer" }),
     room: h("p", { id: "room", hidden: true }),
     result: h("div", { id: "result", class: "result", role: "status" }),
-    buttons: h("div", { class: "row buttons", id: "buttons", role: "group", "aria-label": "your moves" }),
+    // A button's height held from the first paint (the row fills with the match).
+    buttons: h("div", { class: "row buttons", id: "buttons", role: "group", "aria-label": "your moves", style: "min-height:2.25rem" }),
     events: h("ol", { id: "events", class: "events", reversed: true, "aria-label": "what happened, newest first", tabindex: 0 }),
   };
   const verify = new VerifyPanel();

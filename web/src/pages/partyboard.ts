@@ -347,6 +347,11 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
   // The meta line is blank until the game arrives, then drawn whole: its
   // words appear at once instead of sliding right as each value fills in.
   const meta = h("p", { class: "meta" }, "\u00a0");
+  // The cards under the prompt's card show with the game (which fills that
+  // card), so its filling pushes nothing down.
+  const sideCards = h("div", { hidden: true },
+    h("section", { class: "card" }, h("h2", {}, "Players"), el.players),
+    h("section", { class: "card" }, h("h2", {}, "Recent"), el.log));
   const metaParts = ["phase ", el.phase, " · turn ", el.turnNo, " · version ", el.version, " · timer ", el.timer,
     opts.watch ? " · watching" : h("span", {}, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link"))];
   root.replaceChildren(
@@ -362,8 +367,7 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
         "div",
         { class: "pb-side" },
         h("section", { class: "card", id: "pb-await" }, el.prompt, el.ruleText, el.dice, el.buttons, el.lobby, el.result),
-        h("section", { class: "card" }, h("h2", {}, "Players"), el.players),
-        h("section", { class: "card" }, h("h2", {}, "Recent"), el.log),
+        sideCards,
       ),
     ),
     h("h2", {}, "Events"),
@@ -433,6 +437,7 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
   function render() {
     if (!game) return;
     if (!meta.childElementCount) replace(meta, ...metaParts);
+    sideCards.hidden = false;
     const st = game.state ?? {};
     timings.seen[game.version] ??= now();
     el.phase.textContent = st.phase ?? "";
