@@ -124,6 +124,15 @@ async function audit(browserURL, hash, session) {
         } catch {}
       }, JSON.stringify(session));
     }
+    // Every layout shift with the elements it moved (printed after the
+    // scores: CLS names its cause).
+    await page.evaluateOnNewDocument(() => {
+      window.__shifts = [];
+      const name = (n) => (n && n.nodeType === 1 ? `${n.tagName.toLowerCase()}${n.id ? `#${n.id}` : ""}${n.classList?.length ? `.${[...n.classList].join(".")}` : ""}` : n?.nodeName ?? "?");
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) window.__shifts.push(`${e.value.toFixed(3)}@${Math.round(e.startTime)}ms: ${(e.sources ?? []).map((x) => `${name(x.node)} y${Math.round(x.previousRect.y)}→${Math.round(x.currentRect.y)} h${Math.round(x.previousRect.height)}→${Math.round(x.currentRect.height)}`).join(", ")}`);
+      }).observe({ type: "layout-shift", buffered: true });
+    });
     // The Firestore listener keeps a request open for as long as the page
     // lives: the page never goes network-quiet, so the load wait is bounded.
     const flags = {
@@ -146,7 +155,14 @@ async function audit(browserURL, hash, session) {
     const m = (id) => (a[id]?.numericValue === undefined ? "?" : Math.round(a[id].numericValue));
     const timing = `FCP ${m("first-contentful-paint")} ms, LCP ${m("largest-contentful-paint")} ms, TBT ${m("total-blocking-time")} ms, CLS ${a["cumulative-layout-shift"]?.numericValue?.toFixed(3)}, SI ${m("speed-index")} ms`;
     const bench = Math.round(r.lhr.environment?.benchmarkIndex ?? 0);
-    return { performance: Math.round(c.performance.score * 100), accessibility: Math.round(c.accessibility.score * 100), failing, timing: `${timing}; machine benchmark index ${bench}` };
+    // The elements that shifted, so a layout shift names its cause.
+    const shifts = await page.evaluate(() => window.__shifts ?? []).catch((e) => [`(none read: ${e.message})`]);
+    // The shifts Lighthouse counted (its trace): when, weighted score, main frame.
+    const trace = r.artifacts?.Trace?.traceEvents ?? r.artifacts?.traces?.defaultPass?.traceEvents ?? [];
+    const t0 = trace.find((e) => e.name === "navigationStart")?.ts ?? 0;
+    const ls = trace.filter((e) => e.name === "LayoutShift").map((e) => `${Math.round((e.ts - t0) / 1000)}ms ${e.args?.data?.weighted_score_delta?.toFixed(3)}${e.args?.data?.had_recent_input ? " input" : ""}${e.args?.data?.is_main_frame === false ? " subframe" : ""}`);
+    if (ls.length) shifts.push(`lighthouse trace: ${ls.join(", ")}`);
+    return { performance: Math.round(c.performance.score * 100), accessibility: Math.round(c.accessibility.score * 100), failing, timing: `${timing}${shifts.length ? ` [shifts: ${shifts.join("; ")}]` : ""}; machine benchmark index ${bench}` };
   } finally {
     await page.close().catch(() => {});
     await browser.disconnect();

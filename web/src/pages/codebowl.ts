@@ -47,8 +47,10 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
     version: h("span", { id: "version" }),
     half: h("span", { id: "cb-half" }),
     timer: h("span", { id: "timer" }),
-    score: h("p", { id: "cb-score", class: "score" }),
-    turn: h("p", { id: "turn", class: "turn" }),
+    // A line each from the first paint (a no-break space until the match
+    // arrives), so their filling moves nothing below (layout shift).
+    score: h("p", { id: "cb-score", class: "score" }, "\u00a0"),
+    turn: h("p", { id: "turn", class: "turn" }, "\u00a0"),
     room: h("p", { id: "room", hidden: true }),
     picked: h("div", { id: "cb-picked" }),
     buttons: h("div", { class: "row buttons", id: "buttons" }),
@@ -325,31 +327,40 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
     await act("CodeBowl", { gameId: id, type: "chat", text: chatText.input.value });
     chatText.input.value = "";
   }), { id: "cb-chat-send" });
-  const chatForm = h("form", { class: "row", id: "cb-chat-form", hidden: true }, chatText.row, chatSend);
+  const chatForm = h("form", { class: "row", id: "cb-chat-form", hidden: !!opts.watch }, chatText.row, chatSend);
   chatForm.addEventListener("submit", (e) => {
     e.preventDefault();
     chatSend.click();
   });
 
+  // The meta line is blank until the game arrives, then drawn whole: its
+  // words appear at once instead of sliding right as each value fills in.
+  const meta = h("p", { class: "meta" }, "\u00a0");
+  const metaParts = ["phase ", el.phase, " · version ", el.version, " · ", el.half, " · timer ", el.timer,
+    opts.watch ? " · watching" : h("span", {}, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link"))];
   root.replaceChildren(
     el.title,
-    h("p", { class: "meta" }, "phase ", el.phase, " · version ", el.version, " · ", el.half, " · timer ", el.timer,
-      opts.watch ? " · watching" : h("span", {}, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link"))),
+    meta,
     el.room,
     err.el,
     el.score,
     el.turn,
+    // What grows once the match (or its legal moves) arrives comes last in
+    // its column, so nothing is pushed down (layout shift): the controls,
+    // then the placement beside the pitch; the chat, then the log under it.
     h("div", { class: "pb-layout" },
-      h("div", { class: "pb-boardbox" }, pitch, h("p", { class: "note" }, "Home (blue circles) plays the left half and scores in the right column; away (red diamonds) the other way. ↓: knocked down; faded: has acted; brown: the ball. Numbers are roster numbers.")),
-      h("div", {}, el.placement, el.picked, el.buttons, el.result,
+      h("div", {},
+        h("div", { class: "pb-boardbox" }, pitch, h("p", { class: "note" }, "Home (blue circles) plays the left half and scores in the right column; away (red diamonds) the other way. ↓: knocked down; faded: has acted; brown: the ball. Numbers are roster numbers.")),
         h("h2", {}, "Chat"), el.chat, chatForm, chatErr.el,
-        h("h2", {}, "Log"), el.log)),
+        h("h2", {}, "Log"), el.log),
+      h("div", {}, el.buttons, el.result, el.picked, el.placement)),
     el.rosters,
   );
 
   function render() {
     const st = m();
     if (!game || !st) return;
+    if (!meta.childElementCount) replace(meta, ...metaParts);
     timings.seen[game.version] ??= now();
     const home = st.home ?? {};
     const away = st.away;

@@ -35,6 +35,9 @@ export function die(n: number, which: string): SVGSVGElement {
 const CLASS_WORDS: Record<string, string> = { singleOne: "a single 1", snakeEyes: "snake eyes", doubleSix: "double six", double: "a double", normal: "" };
 const END_WORDS: Record<string, string> = { target: "reached the target", score: "the higher score", forfeit: "the opponent forfeited", abandoned: "the opponent stopped playing" };
 
+/** blankPlayer is a player's card before the match arrives: its three lines, empty. */
+const blankPlayer = () => [h("h2", { "aria-hidden": "true" }, "\u00a0"), h("p", { class: "score", "aria-hidden": "true" }, "\u00a0"), h("p", { class: "note", "aria-hidden": "true" }, "\u00a0")];
+
 export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session, opts: PageOpts = { watch: false }): Promise<() => void> {
   const timings = pageTimings();
   const me = s.player.id;
@@ -44,17 +47,20 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
     title: h("h1", {}, "DashDice"),
     phase: h("span", { id: "phase" }),
     version: h("span", { id: "version" }),
-    turn: h("p", { id: "turn", class: "turn", "aria-live": "polite" }),
-    host: h("section", { class: "player", id: "host", "aria-label": "host" }),
-    opp: h("section", { class: "player", id: "opponent", "aria-label": "opponent" }),
-    dice: h("div", { id: "dice", class: "dice" }),
+    // Until the match arrives the turn line, the players' cards and the dice
+    // are drawn blank at their full size: filling them moves nothing (layout shift).
+    turn: h("p", { id: "turn", class: "turn", "aria-live": "polite" }, "\u00a0"),
+    host: h("section", { class: "player", id: "host", "aria-label": "host" }, ...blankPlayer()),
+    opp: h("section", { class: "player", id: "opponent", "aria-label": "opponent" }, ...blankPlayer()),
+    dice: h("div", { id: "dice", class: "dice" }, die(0, "first"), die(0, "second")),
     roll: h("p", { id: "roll-class", class: "note" }),
     turnScore: h("span", { id: "turn-score" }),
     multiplier: h("span", { id: "multiplier" }),
     timer: h("span", { id: "timer" }),
     room: h("p", { id: "room", hidden: true }),
     result: h("div", { id: "result", class: "result", role: "status" }),
-    buttons: h("div", { class: "row buttons", id: "buttons", role: "group", "aria-label": "your moves" }),
+    // A button's height held from the first paint (the row fills with the match).
+    buttons: h("div", { class: "row buttons", id: "buttons", role: "group", "aria-label": "your moves", style: "min-height:2.25rem" }),
     events: h("ol", { id: "events", class: "events", reversed: true, "aria-label": "what happened, newest first", tabindex: 0 }),
   };
   const verify = new VerifyPanel();

@@ -97,10 +97,14 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
     version: h("span", { id: "version" }),
     round: h("span", { id: "hd-round" }),
     timer: h("span", { id: "timer" }),
-    turn: h("p", { id: "turn", class: "turn", role: "status" }),
+    // The turn line and the two player cards hold their space from the first
+    // paint (blank until the game arrives): filling them moves nothing below.
+    turn: h("p", { id: "turn", class: "turn", role: "status" }, "\u00a0"),
     room: h("p", { id: "room", hidden: true }),
     fogNote: h("p", { id: "hd-fog-note", class: "note", hidden: true }),
-    players: h("div", { id: "hd-players", class: "cols" }),
+    // One card a line: their height never depends on how long the names are.
+    players: h("div", { id: "hd-players", class: "cols", style: "flex-direction:column" }, ...[0, 1].map(() =>
+      h("div", { class: "player", "aria-hidden": "true" }, h("h2", { class: "player-name" }, "\u00a0"), h("p", {}, "\u00a0")))),
     troops: h("div", { id: "hd-troops" }),
     selection: h("div", { id: "hd-selection" }),
     orders: h("section", { id: "hd-orders", class: "card", hidden: true, "aria-label": "Your orders this round" }),
@@ -519,10 +523,14 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
 
   const emoteButtons = EMOTES.map(([k, label]) => button(label, () => send("emote", { emote: k }), { id: `hd-emote-${k}`, class: "small" }));
 
+  // The meta line is blank until the game arrives, then drawn whole: its
+  // words appear at once instead of sliding right as each value fills in.
+  const meta = h("p", { class: "meta" }, "\u00a0");
+  const metaParts = ["phase ", el.phase, " · version ", el.version, " · ", el.round, " · timer ", el.timer,
+    opts.watch ? "" : h("span", {}, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link"))];
   root.replaceChildren(
     h("h1", {}, opts.watch ? "Watching Hex & Dice" : "Hex & Dice"),
-    h("p", { class: "meta" }, "phase ", el.phase, " · version ", el.version, " · ", el.round, " · timer ", el.timer,
-      opts.watch ? "" : h("span", {}, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link"))),
+    meta,
     el.room,
     err.el,
     el.turn,
@@ -541,6 +549,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
   function render() {
     const g = st();
     if (!game || !g) return;
+    if (!meta.childElementCount) replace(meta, ...metaParts);
     timings.seen[game.version] ??= now();
     el.phase.textContent = g.phase;
     el.version.textContent = String(game.version);

@@ -305,8 +305,13 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
     phase: h("span", { id: "phase" }),
     version: h("span", { id: "version" }),
     turnNo: h("span", { id: "turn-no" }),
-    room: h("p", { id: "room" }),
-    boardBox: h("div", { class: "pb-boardbox", id: "pb-boardbox" }, "loading the board…"),
+    // The room code's line, held from the first paint (a lobby's code comes
+    // after the game) and hidden once the game is past its lobby.
+    room: h("p", { id: "room" }, "\u00a0"),
+    // Until the board arrives its box holds the board's room (boards are
+    // square, at most 75vh tall like .pb-board) and a legend line, so
+    // drawing it moves nothing around (layout shift).
+    boardBox: h("div", { class: "pb-boardbox", id: "pb-boardbox" }, h("div", { style: "aspect-ratio:1;max-height:75vh" }, "loading the board…"), h("p", { class: "note" }, "\u00a0")),
     tileInfo: h("p", { id: "pb-tile-info", class: "note", "aria-live": "polite" }, "Click a tile (on the board or in the list), or Tab to the board and move with the arrow keys, for its zone and who stands there."),
     tileList: h("details", { open: true, class: "pb-tiles" }, h("summary", {}, "Every tile's text")),
     prompt: h("p", { id: "pb-prompt", class: "turn" }),
@@ -339,10 +344,19 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
       await act("PartyBoard", { gameId: id, type, version, ...extra });
     });
 
+  // The meta line is blank until the game arrives, then drawn whole: its
+  // words appear at once instead of sliding right as each value fills in.
+  const meta = h("p", { class: "meta" }, "\u00a0");
+  // The cards under the prompt's card show with the game (which fills that
+  // card), so its filling pushes nothing down.
+  const sideCards = h("div", { hidden: true },
+    h("section", { class: "card" }, h("h2", {}, "Players"), el.players),
+    h("section", { class: "card" }, h("h2", {}, "Recent"), el.log));
+  const metaParts = ["phase ", el.phase, " · turn ", el.turnNo, " · version ", el.version, " · timer ", el.timer,
+    opts.watch ? " · watching" : h("span", {}, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link"))];
   root.replaceChildren(
     el.title,
-    h("p", { class: "meta" }, "phase ", el.phase, " · turn ", el.turnNo, " · version ", el.version, " · timer ", el.timer,
-      opts.watch ? " · watching" : h("span", {}, " · ", h("a", { href: `#/watch/${id}`, id: "spectate-link" }, "spectator link"))),
+    meta,
     el.room,
     err.el,
     h(
@@ -353,8 +367,7 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
         "div",
         { class: "pb-side" },
         h("section", { class: "card", id: "pb-await" }, el.prompt, el.ruleText, el.dice, el.buttons, el.lobby, el.result),
-        h("section", { class: "card" }, h("h2", {}, "Players"), el.players),
-        h("section", { class: "card" }, h("h2", {}, "Recent"), el.log),
+        sideCards,
       ),
     ),
     h("h2", {}, "Events"),
@@ -423,6 +436,8 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
 
   function render() {
     if (!game) return;
+    if (!meta.childElementCount) replace(meta, ...metaParts);
+    sideCards.hidden = false;
     const st = game.state ?? {};
     timings.seen[game.version] ??= now();
     el.phase.textContent = st.phase ?? "";

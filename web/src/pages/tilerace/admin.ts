@@ -50,7 +50,8 @@ export class AdminView {
   private readonly info = h("p", { id: "tr-admin-info", class: "note", role: "status" });
   private readonly problems = h("ol", { id: "tr-problems", class: "tr-problems" });
   private readonly teams = h("div", { id: "tr-admin-teams" });
-  private readonly status = h("p", { id: "tr-admin-status" });
+  // A line from the first paint (blank until the race arrives): its filling moves nothing below.
+  private readonly status = h("p", { id: "tr-admin-status" }, "\u00a0");
   private readonly fog = select("fog", ["enabled", "admins", "all"], { id: "tr-fog-mode" });
   private readonly behalfPick = select("team", [], { id: "tr-behalf-team" });
   private readonly behalfBox = h("div", { id: "tr-behalf" });

@@ -80,7 +80,8 @@ export async function tileracePage(root: HTMLElement, [id]: string[], s: Session
   // and the admin's views, whoever is signed in: no controls, no fogless board.
   const who = opts.watch ? undefined : raceRole(s, id);
   const el = {
-    status: h("p", { id: "tr-status", class: "meta" }),
+    // A line from the first paint (blank until the race arrives): its filling moves nothing below.
+    status: h("p", { id: "tr-status", class: "meta" }, "\u00a0"),
     board: h("div", { id: "tr-board", class: "tr-board" }, "loading…"),
     boardNote: h("p", { id: "tr-board-note", class: "note" }),
     teams: h("ol", { id: "tr-teams", class: "tr-teams" }),
