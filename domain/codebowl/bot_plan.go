@@ -196,30 +196,16 @@ func (pl *planner) attackOdds(r, t ref) (kd, down float64) {
 // false when none can reach him. worth is what knocking him down is worth;
 // the attacker falling costs 1, a trip on the way as usual.
 func (pl *planner) attackPlan(t ref, worth float64) (r ref, path []Square, val, kd float64, ok bool) {
-	tp := pl.m.p(t)
-	best := math.Inf(-1)
-	for i, p := range pl.m.side(pl.side).Players {
-		a := ref{pl.side, i}
-		if p.State != StateStanding || p.Acted || (pl.m.Ball.State == BallCarried && pl.m.Ball.Carrier == p.ID) {
-			continue
-		}
-		k, d := pl.attackOdds(a, t)
-		atk := k*worth - d
-		ps, v := pl.best(a, func(q Square, ball bool, steps int) (float64, bool) {
-			if ball || steps < 1 || !q.Adjacent(tp.Pos) {
-				return 0, false
-			}
-			return atk, true
-		})
-		if !math.IsInf(v, -1) && v > best {
-			best, r, path, val, kd, ok = v, a, append(ps, tp.Pos), v, k, true
-		}
-	}
-	return r, path, val, kd, ok
+	return pl.attackBy(pl.best, t, worth)
 }
 
 // attackPlan2 is attackPlan over paths without a dodge.
 func (pl *planner) attackPlan2(t ref, worth float64) (r ref, path []Square, val, kd float64, ok bool) {
+	return pl.attackBy(pl.bestNoDodge, t, worth)
+}
+
+// attackBy is attackPlan with the paths search finds.
+func (pl *planner) attackBy(search func(ref, stopFunc) ([]Square, float64), t ref, worth float64) (r ref, path []Square, val, kd float64, ok bool) {
 	tp := pl.m.p(t)
 	best := math.Inf(-1)
 	for i, p := range pl.m.side(pl.side).Players {
@@ -229,7 +215,7 @@ func (pl *planner) attackPlan2(t ref, worth float64) (r ref, path []Square, val,
 		}
 		k, d := pl.attackOdds(a, t)
 		atk := k*worth - d
-		ps, v := pl.bestNoDodge(a, func(q Square, ball bool, steps int) (float64, bool) {
+		ps, v := search(a, func(q Square, ball bool, steps int) (float64, bool) {
 			if ball || steps < 1 || !q.Adjacent(tp.Pos) {
 				return 0, false
 			}
