@@ -11,7 +11,7 @@
 //
 // Prints BROWSER-METRICS {json}: click → the other player's page latency.
 
-import { check, player, quantiles, run, shot, text, url } from "./lib.mjs";
+import { atLeast, check, clickAndSee, onTurn, player, quantiles, run, shot, text, url, version } from "./lib.mjs";
 
 const stamp = Date.now().toString(36).slice(-7);
 
@@ -26,41 +26,8 @@ async function register(p) {
   await p.page.locator("#who").filter({ hasText: `${p.name} (player)` }).waitFor();
 }
 
-const version = (p) => p.page.evaluate(() => Number(document.querySelector("#version")?.textContent ?? -1));
-const atLeast = (p, v) => p.page.waitForFunction((v) => Number(document.querySelector("#version")?.textContent) >= v, v);
-
-/**
- * clickAndSee clicks sel on `by` and waits until `other`'s page shows a newer
- * version than before; returns the time from the click (the page's own
- * record of it) to the other page first seeing that version.
- */
-async function clickAndSee(by, other, sel, lat) {
-  const v = await version(by);
-  await atLeast(other, v);
-  const before = Date.now();
-  await by.page.locator(sel).first().click();
-  await atLeast(other, v + 1);
-  const seen = await other.page.evaluate((v) => {
-    const s = window.meepleTimings?.seen ?? {};
-    return Math.min(...Object.entries(s).filter(([k]) => Number(k) > v).map(([, t]) => t));
-  }, v);
-  const clickAt = await by.page.evaluate((v) => window.meepleTimings?.clicks.find((c) => c.version >= v)?.at, v);
-  const ms = Math.max(0, seen - (clickAt ?? before));
-  lat.push(ms);
-  return ms;
-}
-
 /** settled waits until the CodeBowl page's buttons are those `legal` lists for the version it shows. */
 const settled = (p) => p.page.waitForFunction(() => document.querySelector("#cb-pitch")?.getAttribute("data-legal") === document.querySelector("#version")?.textContent);
-
-/** onTurn returns which of ps has sel on its page (waiting for one to show it). */
-async function onTurn(ps, sel) {
-  for (let i = 0; i < 100; i++) {
-    for (const p of ps) if (await p.page.locator(sel).count()) return [p, ps.find((q) => q !== p)];
-    await ps[0].page.waitForTimeout(100);
-  }
-  check(false, `one page shows ${sel}`);
-}
 
 await run("games2", async (browser, metrics) => {
   const [ann, ben] = await Promise.all(["Ann", "Ben"].map((n) => player(browser, n)));

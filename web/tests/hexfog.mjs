@@ -14,29 +14,7 @@
 //
 // Prints BROWSER-METRICS {json}: click → the other player's page latency.
 
-import { check, player, quantiles, run, shot, signIn, text, url } from "./lib.mjs";
-
-const version = (p) => p.page.evaluate(() => Number(document.querySelector("#version")?.textContent ?? -1));
-const atLeast = (p, v) => p.page.waitForFunction((v) => Number(document.querySelector("#version")?.textContent) >= v, v);
-
-/** clickAndSee clicks sel on `by` and waits until `other`'s page shows a newer version; returns the ms it took. */
-async function clickAndSee(by, other, sel, lat) {
-  const v = await version(by);
-  await atLeast(other, v);
-  const t0 = Date.now();
-  await by.page.locator(sel).first().click();
-  await atLeast(other, v + 1);
-  lat.push(Date.now() - t0);
-}
-
-/** onTurn returns which of ps has sel on its page (waiting for one to show it), and the other. */
-async function onTurn(ps, sel) {
-  for (let i = 0; i < 100; i++) {
-    for (const p of ps) if (await p.page.locator(sel).count()) return [p, ps.find((q) => q !== p)];
-    await ps[0].page.waitForTimeout(100);
-  }
-  check(false, `one page shows ${sel}`);
-}
+import { atLeast, check, clickAndSee, onTurn, player, quantiles, run, shot, signIn, text, url, version } from "./lib.mjs";
 
 /**
  * board reads what a page draws: its seat, each hex's fog state by "q,r",

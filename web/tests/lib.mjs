@@ -99,3 +99,38 @@ export function quantiles(xs) {
   const q = (f) => Math.round(s[Math.min(s.length - 1, Math.floor(f * s.length))]);
   return s.length ? { n: s.length, p50: q(0.5), p90: q(0.9), max: Math.round(s.at(-1)) } : { n: 0 };
 }
+
+// Two pages of one game (games2.mjs, hexfog.mjs): versions, clicks seen by the other page, whose turn.
+
+export const version = (p) => p.page.evaluate(() => Number(document.querySelector("#version")?.textContent ?? -1));
+export const atLeast = (p, v) => p.page.waitForFunction((v) => Number(document.querySelector("#version")?.textContent) >= v, v);
+
+/**
+ * clickAndSee clicks sel on `by` and waits until `other`'s page shows a newer
+ * version than before; returns the time from the click (the page's own
+ * record of it) to the other page first seeing that version.
+ */
+export async function clickAndSee(by, other, sel, lat) {
+  const v = await version(by);
+  await atLeast(other, v);
+  const before = Date.now();
+  await by.page.locator(sel).first().click();
+  await atLeast(other, v + 1);
+  const seen = await other.page.evaluate((v) => {
+    const s = window.meepleTimings?.seen ?? {};
+    return Math.min(...Object.entries(s).filter(([k]) => Number(k) > v).map(([, t]) => t));
+  }, v);
+  const clickAt = await by.page.evaluate((v) => window.meepleTimings?.clicks.find((c) => c.version >= v)?.at, v);
+  const ms = Math.max(0, seen - (clickAt ?? before));
+  lat.push(ms);
+  return ms;
+}
+
+/** onTurn returns which of ps has sel on its page (waiting for one to show it). */
+export async function onTurn(ps, sel) {
+  for (let i = 0; i < 100; i++) {
+    for (const p of ps) if (await p.page.locator(sel).count()) return [p, ps.find((q) => q !== p)];
+    await ps[0].page.waitForTimeout(100);
+  }
+  check(false, `one page shows ${sel}`);
+}
