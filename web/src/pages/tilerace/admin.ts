@@ -44,6 +44,21 @@ function taskBody(v: Values): Record<string, unknown> {
   };
 }
 
+/** taskValues is taskBody the other way: a task's (or a tile's) fields as the task form shows them. */
+function taskValues(t: any): Values {
+  return {
+    label: t.label ?? "",
+    difficulty: String(t.difficulty || 1),
+    min: t.min ?? 1,
+    max: t.max ?? 1,
+    points: (t.points ?? 0) / 100,
+    instructions: t.instructions ?? "",
+    image: t.image ?? "",
+    startProof: !!t.startProof,
+    group: !!t.group,
+  };
+}
+
 export class AdminView {
   readonly el: HTMLElement;
   private readonly err = new ErrorBox();
@@ -143,17 +158,7 @@ export class AdminView {
       const id = pickedTask();
       if (id) await this.send({ type: "editPoolTask", id, ...taskBody(v) }, `${id} saved`);
     });
-    this.pools = new PoolPicker(gameId, (t) => poolEdit.set({
-      label: t.label ?? "",
-      difficulty: String(t.difficulty || 1),
-      min: t.min ?? 1,
-      max: t.max ?? 1,
-      points: (t.points ?? 0) / 100,
-      instructions: t.instructions ?? "",
-      image: t.image ?? "",
-      startProof: !!t.startProof,
-      group: !!t.group,
-    }), (e) => this.err.show(e));
+    this.pools = new PoolPicker(gameId, (t) => poolEdit.set(taskValues(t)), (e) => this.err.show(e));
     const poolRemove = button("Remove the picked task", async () => {
       const id = pickedTask();
       if (id && confirm(`Remove pool task ${id}?`)) await this.send({ type: "removePoolTask", id }, `${id} removed`);
@@ -310,18 +315,7 @@ export class AdminView {
       this.info.textContent = `tile ${n}: no content to load (the fog hides it from admins, or it is empty)`;
       return;
     }
-    this.tileForm.set({
-      label: c.label ?? "",
-      difficulty: String(c.difficulty || 1),
-      min: c.min ?? 1,
-      max: c.max ?? 1,
-      points: (c.points ?? 0) / 100,
-      instructions: c.instructions ?? "",
-      image: c.image ?? "",
-      startProof: !!c.startProof,
-      group: !!c.group,
-      reward: c.reward ?? "",
-    });
+    this.tileForm.set({ ...taskValues(c), reward: c.reward ?? "" });
     this.info.textContent = `tile ${n} loaded`;
   }
 
