@@ -68,8 +68,10 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	// Whole matches, create to gameOver: every request's reads and writes
 	// over every request (issue 22: "amortised over a whole game").
 	var wholeR, wholeW, wholeActions, wholeGames int64
+	whole := map[string]int64{} // documents by path shape, whole matches with their effects
 	for match := 0; len(roll)+len(bank) < n; match++ {
 		mr0, mw0 := p.Counts()
+		paths0 := pathsNow(p)
 		gameID, err := startDashDice(ctx, p, tokens, ids, fmt.Sprint("create-", match))
 		if err != nil {
 			return err
@@ -130,6 +132,21 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		stop()
 		if state["phase"] == "gameOver" {
 			wholeR, wholeW, wholeActions, wholeGames = wholeR+matchR, wholeW+matchW, wholeActions+matchActions, wholeGames+1
+			// Its end's effects (stats, ledgers, the leaderboard's
+			// projection) run after the reply: wait for them, so the
+			// shapes below hold the whole match and nothing of the next.
+			final, _, err := p.Doc(ctx, "games/"+gameID)
+			if err != nil {
+				return err
+			}
+			if v, ok := final["version"].(int64); ok {
+				if err := waitApplied(ctx, p, gameID, fmt.Sprintf("%012d", v)); err != nil {
+					return err
+				}
+			}
+			for k, v := range pathsNow(p) {
+				whole[k] += v - paths0[k]
+			}
 		}
 	}
 	bare := p.Baseline()
@@ -151,6 +168,10 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	if wholeGames > 0 {
 		fmt.Fprintf(out, "  whole matches (%d, create to gameOver, %d actions): %.2f reads, %.2f writes per action\n",
 			wholeGames, wholeActions, float64(wholeR)/float64(wholeActions), float64(wholeW)/float64(wholeActions))
+		if len(whole) > 0 {
+			fmt.Fprintf(out, "    per match (%.1f actions), by path, with the effects of its end:\n", float64(wholeActions)/float64(wholeGames))
+			breakdown(out, whole, nil, int(wholeGames))
+		}
 	}
 	fmt.Fprintf(out, "match document size: %d bytes (Firestore storage size), %d bytes as JSON; the largest seen %d bytes\n", docSize, docJSON, maxDoc)
 	if err := contention(ctx, p, out, tokens, ids); err != nil {
@@ -466,18 +487,25 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	// before the next.
 	var sequential, frontierMoves, awardsSeq int
 	var actReads, actWrites, allReads, allWrites float64
+	reqPaths, effPaths := map[string]int64{}, map[string]int64{}
 	for i := range n {
 		r0, w0 := p.Counts()
+		pa := pathsNow(p)
 		res, err := complete(i, "seq")
 		if err != nil {
 			return err
 		}
 		r1, w1 := p.Counts()
+		pb := pathsNow(p)
 		record := domain.ScopedID(gameID, teamOf(res)) + "~seq"
 		if err := waitApplied(ctx, p, gameID, record); err != nil {
 			return err
 		}
 		r2, w2 := p.Counts()
+		for k, v := range pathsNow(p) {
+			reqPaths[k] += pb[k] - pa[k]
+			effPaths[k] += v - pb[k]
+		}
 		sequential++
 		awardsSeq += len(awardKeys(res))
 		actReads += float64(r1 - r0)
@@ -536,6 +564,10 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	fmt.Fprintf(out, "%d teams on one game:\n", n)
 	fmt.Fprintf(out, "  per completion, one at a time (%d, %d reached a tile that reveals more): the request %.2f reads, %.2f writes; with its effects %.2f reads, %.2f writes\n",
 		sequential, frontierMoves, actReads/seq, actWrites/seq, allReads/seq, allWrites/seq)
+	fmt.Fprintf(out, "    the request, by path:\n")
+	breakdown(out, reqPaths, nil, sequential)
+	fmt.Fprintf(out, "    after its reply until its effects ran (the effects, and the tick meanwhile), by path:\n")
+	breakdown(out, effPaths, nil, sequential)
 	fmt.Fprintf(out, "  all %d teams completing at once: %d completions in %s = %.1f completions/s, %d failed\n",
 		n, concurrent, elapsed.Round(time.Millisecond), float64(concurrent)/elapsed.Seconds(), failed)
 	floorRate := float64(n*perTeam) / floor.Seconds()
@@ -681,6 +713,7 @@ func raceMix(ctx context.Context, p domain.Probe, out io.Writer, r *loadRace) er
 	row(out, "  Skip 1 latency in the mix", uses)
 	// (5) Undo, one at a time, by the master: the newest actions of the mix.
 	const undos = 5
+	paths0 := pathsNow(p)
 	r0, w0 := p.Counts()
 	var undoLat []time.Duration
 	for k := range undos {
@@ -692,6 +725,7 @@ func raceMix(ctx context.Context, p domain.Probe, out io.Writer, r *loadRace) er
 	}
 	r1, w1 := p.Counts()
 	fmt.Fprintf(out, "  per undo (%d, one at a time): %.2f reads, %.2f writes in the request\n", undos, float64(r1-r0)/undos, float64(w1-w0)/undos)
+	breakdown(out, pathsNow(p), paths0, undos)
 	row(out, "  undo latency", undoLat)
 	return nil
 }
@@ -1166,4 +1200,34 @@ func startDashDice(ctx context.Context, p domain.Probe, tokens map[string]string
 		return "", err
 	}
 	return gameID, nil
+}
+
+// pather is a Probe that also counts documents by the shape of their path
+// (the load generator's counter does): what a scenario's figures are made of.
+type pather interface{ Paths() map[string]int64 }
+
+// pathsNow is p's counts by path shape, or nil when p does not count them.
+func pathsNow(p domain.Probe) map[string]int64 {
+	if pp, ok := p.(pather); ok {
+		return pp.Paths()
+	}
+	return nil
+}
+
+// breakdown prints what was read and written from before to now, by path
+// shape, per one of n actions.
+func breakdown(out io.Writer, now, before map[string]int64, n int) {
+	if now == nil || n == 0 {
+		return
+	}
+	var keys []string
+	for k, v := range now {
+		if v != before[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(out, "      %-60s %6.2f\n", k, float64(now[k]-before[k])/float64(n))
+	}
 }

@@ -227,6 +227,17 @@ func (RaceGame) Plan(a domain.Action) (domain.Plan, error) {
 	if r, ok := req.(*PowerupRequest); ok {
 		return planPowerup(a, r, keys)
 	}
+	// A team's action reads its documents as snapshots too, as a powerup use
+	// does (planPowerup): what it writes is written on the condition that it
+	// did not change since the read, so it needs no lock, and the team's
+	// completions never wait on another team's, or on the board another
+	// completion read. What it only reads (the tile's content on the board)
+	// may change after the read: the action is then ordered before that
+	// change, which is what the one who changed it saw too.
+	lock := domain.Locked
+	if spec.Who == WhoTeam {
+		lock = func(id domain.DocID) domain.Read { return domain.Read{DocID: id, Snapshot: true} }
+	}
 	reads := []domain.Read{game}
 	for _, d := range spec.Reads {
 		switch d {
@@ -237,24 +248,24 @@ func (RaceGame) Plan(a domain.Action) (domain.Plan, error) {
 				}
 				return domain.Plan{}, domain.Errorf(domain.EINVALID, "team is required")
 			}
-			reads = append(reads, domain.Locked(domain.Doc(SlotTeam, keys.Team)))
+			reads = append(reads, lock(domain.Doc(SlotTeam, keys.Team)))
 		case DocTeams:
 			reads = append(reads, domain.Read{DocID: domain.Doc(SlotTeam, ""), All: true})
 		case DocTile, DocBoard:
-			reads = append(reads, domain.Locked(domain.Doc(SlotBoard, "")))
+			reads = append(reads, lock(domain.Doc(SlotBoard, "")))
 		case DocPools:
-			reads = append(reads, domain.Locked(domain.Doc(SlotPools, "")))
+			reads = append(reads, lock(domain.Doc(SlotPools, "")))
 		case DocDiscord:
-			reads = append(reads, domain.Locked(domain.Doc(SlotDiscord, "")), domain.Locked(domain.Doc(SlotDiscordStatus, "")))
+			reads = append(reads, lock(domain.Doc(SlotDiscord, "")), lock(domain.Doc(SlotDiscordStatus, "")))
 		case DocPowerupTile:
 			if keys.PowerupTile == "" {
 				return domain.Plan{}, domain.Errorf(domain.EINVALID, "powerupTile is required")
 			}
-			reads = append(reads, domain.Locked(domain.Doc(SlotPowerupTile, keys.PowerupTile)))
+			reads = append(reads, lock(domain.Doc(SlotPowerupTile, keys.PowerupTile)))
 		case DocPowerupTiles:
 			reads = append(reads, domain.Read{DocID: domain.Doc(SlotPowerupTile, ""), All: true})
 		case DocHistory:
-			reads = append(reads, domain.Read{DocID: domain.Doc(SlotHistory, ""), All: true, Newest: historyRead, Order: historyOrder})
+			reads = append(reads, domain.Read{DocID: domain.Doc(SlotHistory, ""), All: true, Newest: HistoryDepth, Order: historyOrder})
 		}
 	}
 	if spec.Who != WhoTeam {

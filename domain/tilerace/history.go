@@ -29,9 +29,6 @@ const (
 	// HistoryDepth is how many of the latest actions undo can revert (the
 	// seed's "10 states").
 	HistoryDepth = 10
-	// historyRead is how many of the latest entries an undo reads: the
-	// HistoryDepth it may revert and older ones it deletes (pruning).
-	historyRead = 30
 	// inlineImages is the size up to which before-images stay in the entry;
 	// larger ones (the board, the pools) go to parts of partSize bytes, so
 	// no document nears Firestore's 1 MiB limit.

@@ -329,10 +329,10 @@ func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.
 		}
 	}
 
-	// The undone actions' entries are used up; entries beyond the latest
-	// HistoryDepth can never be undone and go too.
-	drop := append(append([]HistoryEntry(nil), sel...), hist[min(len(hist), HistoryDepth):]...)
-	for _, h := range drop {
+	// The undone actions' entries are used up. Older entries, beyond the
+	// latest HistoryDepth, are never read again and stay: deleting them
+	// would cost a write per action, and they are small (docs/tilerace.md).
+	for _, h := range sel {
 		ch.Writes = append(ch.Writes, domain.Write{DocID: domain.Doc(SlotHistory, h.Record), Delete: true})
 		for i := 0; i < h.Parts; i++ {
 			ch.Writes = append(ch.Writes, domain.Write{DocID: domain.Doc(SlotHistoryPart, partKey(h.Record, i)), Delete: true})

@@ -252,6 +252,7 @@ func TestUndoEveryAction(t *testing.T) {
 					// announcements have gone out before the undo.
 					u.deliverOutbox()
 				}
+				histBefore := u.history()
 				undo := u.must(u.master, ActionUndo, nil, "")
 				got := u.state()
 				if discord {
@@ -280,7 +281,7 @@ func TestUndoEveryAction(t *testing.T) {
 				}
 				hist := u.history()
 				require.NotEmpty(t, hist)
-				require.LessOrEqual(t, len(hist), HistoryDepth, "older entries are pruned")
+				require.Len(t, hist, len(histBefore)-1, "only the undone entry goes")
 				for _, h := range hist {
 					require.NotEqual(t, res.Undone[0].Record, h.Record, "the undone entry is used up")
 				}
@@ -381,8 +382,9 @@ func TestUndoToSeveral(t *testing.T) {
 	_, err := u.do(u.master, ActionUndoTo, map[string]any{"to": u.teams[0].ID + "~nope"}, "")
 	require.Equal(t, domain.ENOTFOUND, domain.ErrorCode(err), "%v", err)
 	hist := u.history()
-	require.Greater(t, len(hist), HistoryDepth, "older entries stay until an undo prunes them")
+	require.Greater(t, len(hist), HistoryDepth)
 	ch := u.must(u.master, ActionUndoTo, map[string]any{"to": rec}, "")
+	require.Len(t, u.history(), len(hist)-5, "the five undone entries go; older ones, beyond the last 10, stay")
 	require.Equal(t, before, u.state(), "all five actions undone")
 	res := ch.Result.(UndoResult)
 	require.Len(t, res.Undone, 5)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"strings"
+	"sync"
 	"sync/atomic"
 
 	"cloud.google.com/go/firestore"
@@ -23,14 +25,76 @@ type counter struct {
 	// Commits refused: a precondition failed or the document existed
 	// (refused), or Firestore aborted the transaction (aborted).
 	refused, aborted atomic.Int64
+
+	mu    sync.Mutex
+	paths map[string]int64 // "read games/*/teams/*" → documents, for Paths
+}
+
+// note counts one document op ("read" or "write") on a path, by its shape:
+// document ids become *, fixed names (public/board, private/state) stay.
+func (c *counter) note(op, name string, n int64) {
+	_, path, ok := strings.Cut(name, "/documents/")
+	if !ok {
+		path = name
+	}
+	parts := strings.Split(path, "/")
+	for i := 1; i < len(parts); i += 2 {
+		if !fixedName(parts[i]) {
+			parts[i] = "*"
+		}
+	}
+	c.mu.Lock()
+	if c.paths == nil {
+		c.paths = map[string]int64{}
+	}
+	c.paths[op+" "+strings.Join(parts, "/")] += n
+	c.mu.Unlock()
+}
+
+// fixedName tells a document name the code fixes (board, leaderboard,
+// server) from a generated id (hex, digits, dashes, tildes).
+func fixedName(s string) bool {
+	if s == "" || len(s) > 16 {
+		return false
+	}
+	for _, r := range s {
+		if r < 'a' || r > 'z' {
+			if r < 'A' || r > 'Z' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Paths is how many documents of each shape were read and written so far.
+func (c *counter) Paths() map[string]int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string]int64, len(c.paths))
+	for k, v := range c.paths {
+		out[k] = v
+	}
+	return out
 }
 
 func (c *counter) unary(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 	switch r := req.(type) {
 	case *firestorepb.CommitRequest:
 		c.writes.Add(int64(len(r.Writes)))
+		for _, w := range r.Writes {
+			switch op := w.Operation.(type) {
+			case *firestorepb.Write_Update:
+				c.note("write", op.Update.GetName(), 1)
+			case *firestorepb.Write_Delete:
+				c.note("write", op.Delete, 1)
+			default:
+				c.note("write", "(transform)", 1)
+			}
+		}
 	case *firestorepb.GetDocumentRequest:
 		c.reads.Add(1)
+		c.note("read", r.Name, 1)
 	}
 	err := invoker(ctx, method, req, reply, cc, opts...)
 	if _, ok := req.(*firestorepb.CommitRequest); ok && err != nil {
@@ -61,6 +125,9 @@ func (s *countingStream) SendMsg(m any) error {
 	switch r := m.(type) {
 	case *firestorepb.BatchGetDocumentsRequest:
 		s.c.reads.Add(int64(len(r.Documents)))
+		for _, d := range r.Documents {
+			s.c.note("read", d, 1)
+		}
 	case *firestorepb.RunQueryRequest:
 		s.c.queries.Add(1)
 	}
@@ -72,6 +139,7 @@ func (s *countingStream) RecvMsg(m any) error {
 	err := s.ClientStream.RecvMsg(m)
 	if r, ok := m.(*firestorepb.RunQueryResponse); ok && err == nil && r.GetDocument() != nil {
 		s.c.reads.Add(1)
+		s.c.note("query", r.GetDocument().GetName(), 1)
 	}
 	return err
 }

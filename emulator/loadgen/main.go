@@ -171,6 +171,7 @@ type probe struct {
 
 func (p *probe) Counts() (int64, int64)    { return p.cnt.snapshot() }
 func (p *probe) Baseline() []time.Duration { return p.bare }
+func (p *probe) Paths() map[string]int64   { return p.cnt.Paths() }
 
 func (p *probe) Doc(ctx context.Context, path string) (map[string]any, int, error) {
 	snap, err := p.fs.Doc(path).Get(ctx)
