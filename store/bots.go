@@ -62,6 +62,17 @@ func HasBot(players []string) bool {
 	return false
 }
 
+// nudgeBots writes the bot-turn document of game id (BotTurnPattern) in the
+// commit that writes the game document with header h at version, when the
+// game is active and seats a bot: its write is what brings the bots to move
+// (triggers.BotTurn). A game without a bot writes nothing more.
+func (st *Store) nudgeBots(tx txn, id string, h domain.Header, version int64, now time.Time) error {
+	if h.Status != domain.StatusActive || !HasBot(h.Players) {
+		return nil
+	}
+	return tx.Set(st.botTurnRef(id), map[string]any{fVersion: version, fUpdatedAt: now})
+}
+
 // BotActionID is the action id of a bot's move on a game at version: a
 // redelivered trigger, or the tick after it, sends the same request under
 // the same id, which the pipeline answers with its first reply and never

@@ -88,6 +88,9 @@ func createGame(tx txn, st *Store, kind, id string, h domain.Header, state any, 
 	if err := tx.Create(st.gameRef(id), doc); err != nil {
 		return err
 	}
+	if err := st.nudgeBots(tx, id, h, 0, now); err != nil {
+		return err
+	}
 	priv := map[string]any{"seed": seed, fKind: kind, fCreatedAt: now}
 	for k, v := range private {
 		priv[k] = v

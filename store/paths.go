@@ -30,6 +30,15 @@ func (s *Store) gameRef(id string) *firestore.DocumentRef {
 	return s.FS.Collection(colGames).Doc(id)
 }
 
+// BotTurnPattern is the document every write of an active game that seats
+// a bot also writes, and no other game's write does: the BotTurn trigger
+// watches it, so the writes of games without a bot invoke nothing (bots.go).
+const BotTurnPattern = "games/{gameId}/bots/turn"
+
+func (s *Store) botTurnRef(gameID string) *firestore.DocumentRef {
+	return s.gameRef(gameID).Collection("bots").Doc("turn")
+}
+
 func (s *Store) privateRef(gameID string) *firestore.DocumentRef {
 	return s.gameRef(gameID).Collection(colPrivate).Doc(docServer)
 }

@@ -482,6 +482,9 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep) error {
 	if since, ok := at.rs.snapshot[domain.GameDocID]; ok && !since.IsZero() {
 		pre = append(pre, firestore.LastUpdateTime(since))
 	}
+	if err := st.nudgeBots(tx, gameID, h, w.Version, at.now); err != nil {
+		return err
+	}
 	return tx.Update(st.gameRef(gameID), updates, pre...)
 }
 

@@ -8,34 +8,35 @@ import (
 
 	"github.com/cloudevents/sdk-go/v2/event"
 
-	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/store"
 )
 
 // BotTurnFunction is the function that moves bots (docs/bots.md).
 const BotTurnFunction = "BotTurn"
 
-// GamePattern is the document pattern BotTurn watches: the game document.
-const GamePattern = "games/{gameId}"
+// BotTurnPattern is the document BotTurn watches: the bot-turn document that
+// every write of an active game seating a bot writes too (store.BotTurnPattern).
+const BotTurnPattern = store.BotTurnPattern
 
 // DefaultMaxBotGames bounds the stalled bot games one tick looks at.
 const DefaultMaxBotGames = 100
 
-// gameDoc parses games/{gameId}.
-func gameDoc(path string) (gameID string, ok bool) {
+// botTurnDoc parses games/{gameId}/bots/turn.
+func botTurnDoc(path string) (gameID string, ok bool) {
 	parts := strings.Split(path, "/")
-	if len(parts) != 2 || parts[0] != "games" || parts[1] == "" {
+	if len(parts) != 4 || parts[0] != "games" || parts[1] == "" || parts[2] != "bots" || parts[3] != "turn" {
 		return "", false
 	}
 	return parts[1], true
 }
 
-// BotTurn is the function for writes to games/{gameId}: when the game is
-// active and seats a bot, it plays the bots' moves (store.PlayBots). It
-// decides that from the event's document alone, so the writes of games
-// without a bot — nearly all — cost no read. A repeated delivery sends the
-// same move under the same action id (derived from the version), which the
-// pipeline never applies twice.
+// BotTurn is the function for writes to games/{gameId}/bots/turn, which the
+// store writes with every write of an active game that seats a bot, and
+// only then: it plays the bots' moves (store.PlayBots, which reads the game
+// and finds what is due). The writes of games without a bot — nearly all —
+// invoke nothing. A repeated delivery sends the same move under the same
+// action id (derived from the version), which the pipeline never applies
+// twice.
 //
 // It returns an error only when a retry can help.
 func (t *Triggers) BotTurn(ctx context.Context, e event.Event) error {
@@ -47,23 +48,12 @@ func (t *Triggers) BotTurn(ctx context.Context, e event.Event) error {
 	if de.Value == nil {
 		return nil
 	}
-	f := de.Value.GetFields()
-	if f["status"].GetStringValue() != string(domain.StatusActive) {
-		return nil
-	}
-	var players []string
-	for _, v := range f["players"].GetArrayValue().GetValues() {
-		players = append(players, v.GetStringValue())
-	}
-	if !store.HasBot(players) {
-		return nil
-	}
 	name, err := ParseDocumentName(de.Value.GetName())
 	if err != nil {
 		t.log().Error("BotTurn: dropping event", "id", e.ID(), "err", err)
 		return nil
 	}
-	gameID, ok := gameDoc(name.Path)
+	gameID, ok := botTurnDoc(name.Path)
 	if !ok {
 		return nil
 	}

@@ -43,22 +43,35 @@ func (e *env) botGame(t *testing.T, id string) {
 	require.NoError(t, e.st.PutGame(context.Background(), pig.Kind, id, pig.Rules{}.Header(g), g, "seed-"+id))
 }
 
-// gameEvent is the CloudEvent of a write of games/{id} holding status and players.
-func (e *env) gameEvent(t *testing.T, evID, id, status string, players ...string) event.Event {
+// docEvent is the CloudEvent of a write of the document at path (under
+// games/) holding fields.
+func (e *env) docEvent(t *testing.T, evID, path string, fields map[string]*firestorepb.Value) event.Event {
 	t.Helper()
-	name := triggers.DocumentName{Project: e.project, Database: "(default)", Path: "games/" + id}
-	var vals []*firestorepb.Value
-	for _, p := range players {
-		vals = append(vals, &firestorepb.Value{ValueType: &firestorepb.Value_StringValue{StringValue: p}})
-	}
-	doc := &firestorepb.Document{Name: name.String(), Fields: map[string]*firestorepb.Value{
-		"status":  {ValueType: &firestorepb.Value_StringValue{StringValue: status}},
-		"players": {ValueType: &firestorepb.Value_ArrayValue{ArrayValue: &firestorepb.ArrayValue{Values: vals}}},
-	}}
+	name := triggers.DocumentName{Project: e.project, Database: "(default)", Path: path}
+	doc := &firestorepb.Document{Name: name.String(), Fields: fields}
 	ev, err := triggers.NewDocumentCloudEvent(triggers.DocumentCloudEvent{ID: evID, Type: triggers.TypeWritten, Time: e.clock(),
 		Document: name, Data: triggers.DocumentEvent{Value: doc}})
 	require.NoError(t, err)
 	return ev
+}
+
+// turnEvent is the CloudEvent of a write of game id's bot-turn document.
+func (e *env) turnEvent(t *testing.T, evID, id string) event.Event {
+	t.Helper()
+	return e.docEvent(t, evID, "games/"+id+"/bots/turn", map[string]*firestorepb.Value{
+		"version": {ValueType: &firestorepb.Value_IntegerValue{IntegerValue: e.version(t, id)}}})
+}
+
+// hasTurnDoc reports whether game id has a bot-turn document, and its version.
+func (e *env) hasTurnDoc(t *testing.T, id string) (bool, int64) {
+	t.Helper()
+	snap, err := storetest.ClientFor(t, e.project).Doc("games/" + id + "/bots/turn").Get(context.Background())
+	if err != nil {
+		require.False(t, snap != nil && snap.Exists(), "%v", err)
+		return false, 0
+	}
+	v, _ := snap.Data()["version"].(int64)
+	return true, v
 }
 
 func (e *env) version(t *testing.T, id string) int64 {
@@ -68,27 +81,64 @@ func (e *env) version(t *testing.T, id string) int64 {
 	return doc["version"].(int64)
 }
 
-func TestBotTurnIgnoresGamesWithoutBots(t *testing.T) {
+// Only an active game that seats a bot writes the bot-turn document BotTurn
+// watches, so no other game's write invokes it; the document follows the
+// game's version.
+func TestOnlyBotGamesWriteTheTurnDocument(t *testing.T) {
+	e := botEnv(t)
+	ctx := context.Background()
+	people := pig.Game{ID: "p1", Players: []string{"ann", "bob"}, Names: []string{"Ann", "Bob"}, Scores: []int{0, 0},
+		Target: 100, Started: true}
+	require.NoError(t, e.st.PutGame(ctx, pig.Kind, "p1", pig.Rules{}.Header(people), people, "seed-p1"))
+	ann := domain.Actor{ID: "ann", Name: "Ann", Role: domain.RolePlayer}
+	_, _, err := store.Run(ctx, e.st, store.Request{Kind: pig.Kind, GameID: "p1", Action: domain.Action{ID: "r1", Type: "roll", Actor: ann}})
+	require.NoError(t, err)
+	if ok, _ := e.hasTurnDoc(t, "p1"); ok {
+		t.Fatal("a game without a bot wrote a bot-turn document")
+	}
+	e.botGame(t, "g1")
+	ok, v := e.hasTurnDoc(t, "g1")
+	require.True(t, ok, "a new active game with a bot has its bot-turn document")
+	require.Equal(t, int64(0), v)
+	require.NoError(t, e.tr.BotTurn(ctx, e.turnEvent(t, "e1", "g1")))
+	ok, v = e.hasTurnDoc(t, "g1")
+	require.True(t, ok)
+	if got, want := v, e.version(t, "g1"); got != want || got == 0 {
+		t.Fatalf("got bot-turn version %d, want the game's %d (after the bot's move)", got, want)
+	}
+}
+
+// BotTurn acts on bot-turn documents only, and moves nothing in a game that
+// is not active.
+func TestBotTurnIgnoresOtherDocuments(t *testing.T) {
 	e := botEnv(t)
 	e.botGame(t, "g1")
-	// The event says no bot is seated, or the game is not active: nothing
-	// is read or played, whatever the document holds now.
+	players := &firestorepb.Value{ValueType: &firestorepb.Value_ArrayValue{ArrayValue: &firestorepb.ArrayValue{Values: []*firestorepb.Value{
+		{ValueType: &firestorepb.Value_StringValue{StringValue: pigBot.ID}}}}}}
+	active := &firestorepb.Value{ValueType: &firestorepb.Value_StringValue{StringValue: "active"}}
 	for _, ev := range []event.Event{
-		e.gameEvent(t, "e1", "g1", "active", "ann", "bob"),
-		e.gameEvent(t, "e2", "g1", "waiting", "ann", pigBot.ID),
-		e.gameEvent(t, "e3", "g1", "over", "ann", pigBot.ID),
+		e.docEvent(t, "e1", "games/g1", map[string]*firestorepb.Value{"status": active, "players": players}),
+		e.docEvent(t, "e2", "games/g1/bots/other", nil),
+		e.docEvent(t, "e3", "games/g1/events/000000000001", nil),
 	} {
 		require.NoError(t, e.tr.BotTurn(context.Background(), ev))
 	}
 	if got, want := e.version(t, "g1"), int64(0); got != want {
 		t.Fatalf("got version %d, want %d", got, want)
 	}
+	over := pig.Game{ID: "g2", Players: []string{"ann", pigBot.ID}, Names: []string{"Ann", pigBot.Name}, Scores: []int{100, 0},
+		Target: 100, Started: true, Current: 1, Over: true}
+	require.NoError(t, e.st.PutGame(context.Background(), pig.Kind, "g2", pig.Rules{}.Header(over), over, "seed-g2"))
+	require.NoError(t, e.tr.BotTurn(context.Background(), e.turnEvent(t, "e4", "g2")))
+	if got, want := e.version(t, "g2"), int64(0); got != want {
+		t.Fatalf("an ended game: got version %d, want %d", got, want)
+	}
 }
 
 func TestBotTurnDeliveredTwiceMovesOncePerVersion(t *testing.T) {
 	e := botEnv(t)
 	e.botGame(t, "g2")
-	ev := e.gameEvent(t, "e1", "g2", "active", "ann", pigBot.ID)
+	ev := e.turnEvent(t, "e1", "g2")
 	var wg sync.WaitGroup
 	for i := 0; i < 3; i++ {
 		wg.Add(1)

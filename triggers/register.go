@@ -22,7 +22,7 @@ const (
 // it watches: the local stack registers these with the emulator
 // (fsemu.Admin.RegisterTrigger), production with an Eventarc trigger on
 // google.cloud.firestore.document.v1.written.
-var DocumentTriggers = map[string]string{GameEventFunction: EventRecordPattern, OutboxFunction: OutboxPattern, BotTurnFunction: GamePattern}
+var DocumentTriggers = map[string]string{GameEventFunction: EventRecordPattern, OutboxFunction: OutboxPattern, BotTurnFunction: BotTurnPattern}
 
 // Deploy registers the CloudEvent functions with the Functions Framework,
 // running the games of reg: the deploy root calls it at init.

@@ -299,7 +299,7 @@ func TestFunctions(t *testing.T) {
 	require.ElementsMatch(t, []string{"GameEvent", "Tick", "Outbox", "BotTurn"}, keys(triggers.Functions()))
 	require.ElementsMatch(t, []string{"GameEvent", "Tick", "Outbox", "BotTurn"}, keys(newEnv(t).tr.Functions()))
 	require.Equal(t, map[string]string{"GameEvent": "games/{gameId}/events/{eventId}", "Outbox": "games/{gameId}/outbox/{key}",
-		"BotTurn": "games/{gameId}"},
+		"BotTurn": "games/{gameId}/bots/turn"},
 		triggers.DocumentTriggers)
 }
 
