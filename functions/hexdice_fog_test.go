@@ -147,6 +147,9 @@ func (p *fogPlay) full() hexdice.Game {
 	var st hexdice.Game
 	doc, _, ok := p.docJSON("games/" + p.g.id + "/private/state")
 	gd, _, _ := p.docJSON("games/" + p.g.id)
+	if gd != nil {
+		gd["log"] = logSteps(gd["log"]) // scanned as steps, not as the string it is stored as
+	}
 	raw, _ := json.Marshal(gd["state"])
 	require.NoError(p.t, json.Unmarshal(raw, &st))
 	if ok && st.Phase != hexdice.PhaseOver {
@@ -190,7 +193,7 @@ func (p *fogPlay) check(before, after hexdice.Game) {
 			p.stats.maxState = len(b)
 		}
 	}
-	if lg, ok := gd["log"].([]any); ok {
+	if lg := logSteps(gd["log"]); lg != nil {
 		for _, s := range lg {
 			sm := s.(map[string]any)
 			if seq, _ := sm["seq"].(int64); seq > p.lastSeq["log"] {

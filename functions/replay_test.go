@@ -32,10 +32,11 @@ func measure(t *testing.T, s *stack, fn, id string) string {
 	snap, err := s.store.FS.Collection("games").Doc(id).Get(context.Background())
 	require.NoError(t, err)
 	data := snap.Data()
+	data["log"] = logSteps(data["log"]) // its steps, not the string it is stored as
 	with, err := json.Marshal(data)
 	require.NoError(t, err)
 	without := len(with)
-	if log, ok := data["log"].([]any); ok {
+	if log := logSteps(data["log"]); log != nil {
 		for _, st := range log {
 			if p, ok := st.(map[string]any)["p"].(string); ok {
 				b, _ := json.Marshal(p)
@@ -381,7 +382,7 @@ func loggedSteps(t *testing.T, s *stack, id string) []map[string]any {
 	}
 	snap, err := s.store.FS.Collection("games").Doc(id).Get(ctx)
 	require.NoError(t, err)
-	add(snap.Data()["log"])
+	add(logSteps(snap.Data()["log"]))
 	docs, err := s.store.FS.Collection("games").Doc(id).Collection("events").Documents(ctx).GetAll()
 	require.NoError(t, err)
 	for _, d := range docs {

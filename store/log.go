@@ -129,12 +129,56 @@ type platformLog struct {
 }
 
 // logOf decodes the log fields of a game document as read (zero when absent).
+// The log and acts are stored as JSON strings (firestoreLog); a game document
+// written before that holds them as arrays, which decode too.
 func logOf(raw json.RawMessage) platformLog {
 	var pl platformLog
-	if raw != nil {
-		_ = json.Unmarshal(raw, &pl)
+	if raw == nil {
+		return pl
 	}
+	var doc struct {
+		Log     json.RawMessage `json:"log"`
+		Flushed int64           `json:"logFlushed"`
+		Acts    json.RawMessage `json:"acts"`
+	}
+	if json.Unmarshal(raw, &doc) != nil {
+		return pl
+	}
+	pl.Flushed = doc.Flushed
+	_ = unwrapJSON(doc.Log, &pl.Log)
+	_ = unwrapJSON(doc.Acts, &pl.Acts)
 	return pl
+}
+
+// unwrapJSON decodes raw into out, whether raw is the value itself or a JSON
+// string holding it.
+func unwrapJSON(raw json.RawMessage, out any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return err
+		}
+		if s == "" {
+			return nil
+		}
+		raw = json.RawMessage(s)
+	}
+	return json.Unmarshal(raw, out)
+}
+
+// decodeSteps decodes steps as Firestore gives them: a JSON string (the game
+// document's log) or an array (a batch's steps; a log written before).
+func decodeSteps(v any, out any) error {
+	if s, ok := v.(string); ok {
+		if s == "" {
+			return nil
+		}
+		return json.Unmarshal([]byte(s), out)
+	}
+	return fromFirestore(v, out)
 }
 
 // actKey is the key of an action in acts: a hash of its actor and action id
@@ -313,9 +357,10 @@ func actorMap(a domain.Actor) map[string]any {
 	return m
 }
 
-// firestoreLog turns log steps into the values Firestore stores (events as
-// maps, times as timestamps).
-func firestoreLog(steps []logStep) ([]any, error) {
+// firestoreSteps turns steps into the values a history batch stores (events
+// as maps, times as timestamps): a batch is written once and read as an
+// array.
+func firestoreSteps(steps []logStep) ([]any, error) {
 	out := make([]any, 0, len(steps))
 	for _, s := range steps {
 		evs, err := toFirestore(s.Events)
@@ -337,26 +382,28 @@ func firestoreLog(steps []logStep) ([]any, error) {
 	return out, nil
 }
 
-// firestoreActs turns acts into the values Firestore stores.
-func firestoreActs(acts []actEntry) []any {
-	out := make([]any, 0, len(acts))
-	for _, e := range acts {
-		m := map[string]any{"k": e.Key, "h": e.Hash, "v": e.Version}
-		if e.Reply != "" {
-			m["r"] = e.Reply
-		}
-		if e.Steps > 0 {
-			m["n"] = e.Steps
-		}
-		if e.Session != "" {
-			m["s"] = e.Session
-		}
-		if e.Priv {
-			m["p"] = true
-		}
-		out = append(out, m)
+// firestoreLog is the game document's log as it stores it: one JSON string
+// (times in RFC 3339). The document is rewritten by every action, and a
+// string is one value where the same steps as maps are hundreds, each
+// encoded by the client and indexed by the emulator (production exempts
+// the field, firestore.indexes.json): measured on the emulator, a commit of
+// a 40-step log took 17.5 ms as maps and 6.5–9.5 ms as a string.
+func firestoreLog(steps []logStep) (string, error) {
+	if steps == nil {
+		steps = []logStep{}
 	}
-	return out
+	b, err := json.Marshal(steps)
+	return string(b), err
+}
+
+// firestoreActs is acts as the game document stores it: one JSON string, like
+// the log (firestoreLog).
+func firestoreActs(acts []actEntry) string {
+	if acts == nil {
+		acts = []actEntry{}
+	}
+	b, _ := json.Marshal(acts)
+	return string(b)
 }
 
 // batchID is the id of the history batch whose first step made version seq.
@@ -364,7 +411,7 @@ func batchID(seq int64) string { return batchPrefix + EventID(seq) }
 
 // writeBatch writes steps to the history as one document.
 func (st *Store) writeBatch(tx txn, gameID, kind string, steps []logStep, now time.Time) error {
-	fs, err := firestoreLog(steps)
+	fs, err := firestoreSteps(steps)
 	if err != nil {
 		return err
 	}
@@ -395,7 +442,7 @@ func expandRecords(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]
 			logStep
 			Events []domain.Event `json:"events"`
 		}
-		if err := fromFirestore(v, &ls); err != nil {
+		if err := decodeSteps(v, &ls); err != nil {
 			return err
 		}
 		for _, s := range ls {

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -44,9 +45,9 @@ func TestActionWritesOneDocument(t *testing.T) {
 	require.Empty(t, collection(t, f, id, "events"))
 	doc, err := f.st.GameDoc(context.Background(), id)
 	require.NoError(t, err)
-	log := doc["log"].([]any)
+	log := logSteps(t, doc["log"])
 	require.Len(t, log, 2, "the join and the roll are in the game document")
-	require.Equal(t, "roll", log[1].(map[string]any)["type"])
+	require.Equal(t, "roll", log[1]["type"])
 
 	win(t, f, id)
 	_, version := state(t, f, id)
@@ -71,7 +72,7 @@ func TestActionWritesOneDocument(t *testing.T) {
 	require.GreaterOrEqual(t, batches, 1)
 	doc, err = f.st.GameDoc(context.Background(), id)
 	require.NoError(t, err)
-	require.LessOrEqual(t, len(doc["log"].([]any)), store.LogKeep, "an ended game keeps only its last steps")
+	require.LessOrEqual(t, len(logSteps(t, doc["log"])), store.LogKeep, "an ended game keeps only its last steps")
 }
 
 // TestRetriesAfterManyActions: a retry is recognised among the game's last
@@ -140,4 +141,14 @@ func TestRetriedCreate(t *testing.T) {
 
 	_, err = f.run(t, ann, "", "c1", domain.ActionCreate, map[string]any{"target": 500})
 	require.Equal(t, domain.EEXISTS, domain.ErrorCode(err), "the same id for another request: %v", err)
+}
+
+// logSteps decodes a game document's log: one JSON string of steps.
+func logSteps(t *testing.T, v any) []map[string]any {
+	t.Helper()
+	s, ok := v.(string)
+	require.True(t, ok, "the log is stored as a JSON string, got %T", v)
+	var out []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(s), &out))
+	return out
 }

@@ -233,7 +233,7 @@ func recordedSteps(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]
 	made := map[int]time.Time{} // index in out → its event record's creation
 	list := func(v any) error {
 		var ls []logStep
-		if err := fromFirestore(v, &ls); err != nil {
+		if err := decodeSteps(v, &ls); err != nil {
 			return err
 		}
 		for _, s := range ls {

@@ -25,6 +25,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -47,13 +48,26 @@ func main() {
 	discordLimit := flag.Int("discord", 0, "also run the Discord scenario against a fake Discord limiting each webhook to this many messages a second (0: skip)")
 	discordBurst := flag.Int("discord-burst", 100, "completions in the Discord scenario's rate-limited burst")
 	crowd := flag.String("crowd", DefaultCrowd, "the crowd scenario's concurrencies (with -game crowd)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run (the stack runs in this process) to this file")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen:", err)
+			os.Exit(2)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	sizes, err := ParseCrowd(*crowd)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(2)
 	}
 	if err := run(*actions, *only, *discordLimit, *discordBurst, sizes); err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		os.Exit(1)
 	}
@@ -109,7 +123,16 @@ func run(n int, only string, discordLimit, discordBurst int, crowd []int) error 
 	}
 	defer fs.Close()
 
-	bare, err := bareTransactions(ctx, fs, n)
+	bare, err := bareTransactions(ctx, fs, "bare", n, 0)
+	if err != nil {
+		return err
+	}
+	// The same on a document the size of a DashDice match's that a client
+	// listens to, as a game document is: what the document's size and its
+	// listener add to the floor (a reference; ratios are to the bare one).
+	stopListen := listen(ctx, fs.Collection("loadgen").Doc("sized"))
+	sized, err := bareTransactions(ctx, fs, "sized", n, 6000)
+	stopListen()
 	if err != nil {
 		return err
 	}
@@ -117,6 +140,7 @@ func run(n int, only string, discordLimit, discordBurst int, crowd []int) error 
 	p := &probe{Caller: s.Caller(), fs: fs, cnt: cnt, bare: bare}
 	fmt.Printf("Meeple load generator — local stack, Firestore emulator, bare transaction p50 %s, p99 %s (%d samples)\n",
 		games.Pct(bare, 50), games.Pct(bare, 99), len(bare))
+	fmt.Printf("(the same on a 6 KB document with a listener: p50 %s, p99 %s)\n", games.Pct(sized, 50), games.Pct(sized, 99))
 	for _, e := range reg {
 		if e.Load == nil || (only != "" && !strings.Contains(","+only+",", ","+e.Kind()+",")) {
 			continue
@@ -141,15 +165,20 @@ func run(n int, only string, discordLimit, discordBurst int, crowd []int) error 
 	return nil
 }
 
-// bareTransactions runs n read-then-write transactions on one document.
-func bareTransactions(ctx context.Context, fs *firestore.Client, n int) ([]time.Duration, error) {
-	ref := fs.Collection("loadgen").Doc("bare")
+// bareTransactions runs n read-then-write transactions on one document
+// (loadgen/{name}), which holds pad bytes besides its counter.
+func bareTransactions(ctx context.Context, fs *firestore.Client, name string, n, pad int) ([]time.Duration, error) {
+	ref := fs.Collection("loadgen").Doc(name)
+	filler := strings.Repeat("x", pad)
 	var out []time.Duration
 	for i := 0; i < n; i++ {
 		start := time.Now()
 		err := fs.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
 			if _, err := tx.Get(ref); err != nil && !isNotFound(err) {
 				return err
+			}
+			if pad > 0 {
+				return tx.Set(ref, map[string]any{"n": i, "pad": filler})
 			}
 			return tx.Set(ref, map[string]any{"n": i})
 		})
@@ -159,6 +188,20 @@ func bareTransactions(ctx context.Context, fs *firestore.Client, n int) ([]time.
 		out = append(out, time.Since(start))
 	}
 	return out, nil
+}
+
+// listen follows ref with a listener until the returned function is called.
+func listen(ctx context.Context, ref *firestore.DocumentRef) func() {
+	ctx, stop := context.WithCancel(ctx)
+	it := ref.Snapshots(ctx)
+	go func() {
+		for {
+			if _, err := it.Next(); err != nil {
+				return
+			}
+		}
+	}()
+	return func() { stop(); it.Stop() }
 }
 
 // probe is the load scenarios' domain.Probe.

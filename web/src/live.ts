@@ -1,7 +1,7 @@
 // Live reads: listeners on a game's document and its event log. Listener
 // errors (a rule that refuses, a lost emulator) go to onError, to be shown.
 
-import { collection, doc, getDoc, onSnapshot, orderBy, query, type Unsubscribe } from "firebase/firestore";
+import { collection, doc, getDoc, onSnapshot, orderBy, query, Timestamp, type Unsubscribe } from "firebase/firestore";
 import type { Session } from "./api";
 import { firestoreFor } from "./firebase";
 import { h, replace } from "./ui";
@@ -59,7 +59,7 @@ export async function watchGame(
         const g = snap.exists() ? ({ id: snap.id, ...snap.data() } as GameDoc) : null;
         on.game(g);
         if (on.events && g) {
-          for (const st of (snap.data()?.log ?? []) as LogStep[]) fromLog.set(seqID(st.seq), stepRecord(st));
+          for (const st of logSteps(snap.data()?.log)) fromLog.set(seqID(st.seq), stepRecord(st));
           emit();
         }
       },
@@ -123,7 +123,7 @@ export const live: GameSource = {
 /** LogStep is one step as the game document's log and a history batch keep it. */
 interface LogStep {
   seq: number;
-  at?: { toMillis(): number };
+  at?: { toMillis(): number } | string;
   type: string;
   actionId?: string;
   actor?: { id: string; name: string; role: string };
@@ -135,8 +135,26 @@ export function seqID(seq: number): string {
   return String(seq).padStart(12, "0");
 }
 
+/**
+ * logSteps reads the game document's log: one JSON string of steps (cheaper
+ * for the server to rewrite on every action than as many maps), or an array
+ * in a document written before.
+ */
+export function logSteps(v: unknown): LogStep[] {
+  if (typeof v === "string") {
+    try {
+      return JSON.parse(v) as LogStep[];
+    } catch {
+      return [];
+    }
+  }
+  return (v ?? []) as LogStep[];
+}
+
 function stepRecord(st: LogStep): EventRecord {
-  return { id: seqID(st.seq), seq: st.seq, type: st.type, actionId: st.actionId, actor: st.actor, events: st.events ?? [], at: st.at };
+  // A step of the log has its time as RFC 3339 text; a batch's is a Timestamp.
+  const at = typeof st.at === "string" ? Timestamp.fromMillis(Date.parse(st.at)) : st.at;
+  return { id: seqID(st.seq), seq: st.seq, type: st.type, actionId: st.actionId, actor: st.actor, events: st.events ?? [], at };
 }
 
 /** mergeRecords lists every step once: versioned ones by version, the rest by time. */
