@@ -410,7 +410,8 @@ type RecordEvent struct {
 // documents (a ledger, a leaderboard) and off the action's path. The platform
 // runs every handler of a record's events exactly once, in one transaction,
 // from the document trigger or the tick's sweep; a record is pending exactly
-// while a registered handler has not run.
+// while a registered handler (or the marker of its game's Projection, for an
+// event the projection names) has not run.
 type Effect struct {
 	Event string // the event type handled
 	// Reads lists what the handler reads for the record (its events of

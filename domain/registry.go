@@ -29,7 +29,7 @@ type Entry struct {
 	// Projection rebuilds documents the game derives from others, in the
 	// tick rather than on every event: a document that every writer of a
 	// game would otherwise rewrite (Tile Race's leaderboard, summed from
-	// each team's points). nil for a game that has none.
+	// its teams' points). nil for a game that has none.
 	Projection *Projection
 	// SignIns are the kinds of password sign-in the game adds to Auth.
 	SignIns []SignIn
@@ -59,7 +59,8 @@ type Entry struct {
 // already up to date.
 type Projection struct {
 	// Events are the event types whose applied effects make the game's
-	// projection due.
+	// projection due. A record holding one is pending even when no handler
+	// handles it: applying its effects marks the game for the pass.
 	Events []string
 	// Reads lists what Run reads; NeedDocs from Run reads more.
 	Reads []Read

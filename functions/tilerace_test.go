@@ -169,9 +169,10 @@ func (r *race) completeTile(tm raceTeam, actionID string) map[string]any {
 	return r.mustAct(tm.token, actionID, map[string]any{"type": "complete", "tile": t.Position, "recorded": len(t.Progress), "players": players, "complete": true})
 }
 
-// applyEffects runs the points trigger's work for every pending record (the
-// tick's sweep), twice: the second run must find nothing to do; then the
-// tick's projection pass, which builds the leaderboard.
+// applyEffects runs the effects of every pending record (the tick's sweep:
+// fog raises, and the projection markers of records with points), twice:
+// the second run must find nothing to do; then the tick's projection pass,
+// which builds the leaderboard.
 func (r *race) applyEffects() int {
 	r.s.t.Helper()
 	ctx := context.Background()
@@ -317,6 +318,24 @@ func TestTileRaceRetriesAndDoubleSubmits(t *testing.T) {
 	require.ElementsMatch(t, []int{http.StatusOK, http.StatusConflict}, got)
 	require.Equal(t, t1.Position+1, r.team(tm.id).Position)
 	require.Equal(t, t1.Moves+1, r.team(tm.id).Moves)
+
+	// Every award counted once: one ledger entry per award, and the team's
+	// points their sum, whatever was retried or submitted twice.
+	ledger, err := s.store.FS.Collection("games").Doc(r.id).Collection("ledger").Documents(context.Background()).GetAll()
+	require.NoError(t, err)
+	after := r.team(tm.id)
+	sum := map[string]int{}
+	for _, e := range ledger {
+		var le tilerace.LedgerEntry
+		b, _ := json.Marshal(e.Data())
+		require.NoError(t, json.Unmarshal(b, &le))
+		require.Equal(t, tm.id, le.Team)
+		sum[le.Player] += le.Points
+	}
+	require.Len(t, ledger, after.Awards)
+	require.Equal(t, sum, after.Points)
+	r.applyEffects()
+	require.Equal(t, sum, r.leaderboard().Totals)
 }
 
 func TestTileRaceBadRequests(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 // undoCounters are the fields undo keeps at their current values (they only
 // grow), by document.
 var undoCounters = map[string][]string{
-	"teams/":        {"awards", "moves", "gen"},
+	"teams/":        {"awards", "moves", "gen", "reversed"},
 	"game":          {"state.nextGen", "state.nextPowerupTile"},
 	"private/pools": {"pools.nextId"},
 	"private/board": {"version"},
@@ -216,9 +216,9 @@ func TestTileRaceUndoEveryAction(t *testing.T) {
 	}
 }
 
-// The points of undone actions are taken back with compensating ledger
-// entries, also when an earlier undo already changed the leaderboard, and
-// whichever of an award and its reversal is applied first.
+// The points of undone actions are taken back with their teams' documents
+// and compensating ledger entries, in the undo's own commit, also when an
+// earlier undo already changed the leaderboard, and before any effect ran.
 func TestTileRaceUndoPoints(t *testing.T) {
 	s := newStack(t)
 	r := newRace(t, s, 3, true)
@@ -277,13 +277,34 @@ func TestTileRaceUndoPoints(t *testing.T) {
 	require.Equal(t, "Ada", d["by"])
 	require.Len(t, d["actions"], 3)
 
-	// Order independence: a completion undone before its points were
-	// applied; the reversal runs first, then the award.
+	// A completion undone before any of its effects ran: the award and its
+	// reversal are in the ledger at the replies, the team's points are back
+	// at once, and the leaderboard is after the tick.
 	step()
-	r.completeTile(r.teams[2], "c4")
+	t2 := r.team(r.teams[2].id)
+	c4 := r.completeTile(r.teams[2], "c4")
+	keys := awardKeys(c4)
+	require.NotEmpty(t, keys)
+	for _, k := range keys {
+		var le tilerace.LedgerEntry
+		r.doc("ledger/"+k, &le)
+		require.Positive(t, le.Points, "%s is in the ledger at the reply", k)
+		require.Equal(t, r.teams[2].actor(r)+"~c4", le.Event)
+	}
+	require.NotEqual(t, t2.Points, r.team(r.teams[2].id).Points, "the points are on the team at the reply")
 	step()
-	r.mustAct(r.admin, "u3", map[string]any{"type": "undo"})
+	u3 := r.mustAct(r.admin, "u3", map[string]any{"type": "undo"})
+	require.EqualValues(t, len(keys), u3["result"].(map[string]any)["reversed"])
 	adminID := r.id + ":ada"
+	for _, k := range keys {
+		var le tilerace.LedgerEntry
+		r.doc("ledger/"+k+"~undo", &le)
+		require.Equal(t, k, le.Reverses, "%s is taken back at the undo's reply", k)
+		require.Equal(t, adminID+"~u3", le.Event)
+	}
+	after := r.team(r.teams[2].id)
+	require.Equal(t, t2.Points, after.Points, "the team's points are back at the undo's reply")
+	require.Equal(t, t2.Reversed+len(keys), after.Reversed)
 	applied, err := s.store.ApplyEffects(ctx, r.id, adminID+"~u3")
 	require.NoError(t, err)
 	require.True(t, applied)
@@ -455,4 +476,16 @@ func TestTileRaceEventLog(t *testing.T) {
 			}
 		}
 	}
+}
+
+// awardKeys are the ledger keys of the points a reply awards.
+func awardKeys(reply map[string]any) []string {
+	var keys []string
+	for _, ev := range reply["events"].([]any) {
+		e := ev.(map[string]any)
+		if e["type"] == tilerace.EventPointsAwarded {
+			keys = append(keys, e["data"].(map[string]any)["key"].(string))
+		}
+	}
+	return keys
 }

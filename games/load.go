@@ -727,6 +727,49 @@ func raceMix(ctx context.Context, p domain.Probe, out io.Writer, r *loadRace) er
 	fmt.Fprintf(out, "  per undo (%d, one at a time): %.2f reads, %.2f writes in the request\n", undos, float64(r1-r0)/undos, float64(w1-w0)/undos)
 	breakdown(out, pathsNow(p), paths0, undos)
 	row(out, "  undo latency", undoLat)
+	// (6) Undo of one completion (one award), one at a time: a team
+	// completes and its effects run, then the master undoes it; the undo's
+	// request, then with its effects.
+	var reqR, reqW, allR, allW float64
+	undoReq, undoEff := map[string]int64{}, map[string]int64{}
+	for k := range undos {
+		i := k % n
+		doc, _, err := p.Doc(ctx, "games/"+gameID+"/teams/"+teams[i]) // the undos above moved it back
+		if err != nil || doc == nil {
+			return fmt.Errorf("team %s: %v", teams[i], err)
+		}
+		pos[i] = int(doc["position"].(int64))
+		res, err := complete(i, fmt.Sprint("undo-c", k))
+		if err != nil {
+			return err
+		}
+		if err := waitApplied(ctx, p, gameID, domain.ScopedID(gameID, teamOf(res))+fmt.Sprint("~undo-c", k)); err != nil {
+			return err
+		}
+		r0, w0 := p.Counts()
+		pa := pathsNow(p)
+		if err := admin(fmt.Sprint("undo-one", k), map[string]any{"type": "undo"}); err != nil {
+			return err
+		}
+		r1, w1 := p.Counts()
+		pb := pathsNow(p)
+		if err := waitApplied(ctx, p, gameID, domain.ScopedID(gameID, tilerace.MasterAdminID)+fmt.Sprint("~undo-one", k)); err != nil {
+			return err
+		}
+		r2, w2 := p.Counts()
+		for k, v := range pathsNow(p) {
+			undoReq[k] += pb[k] - pa[k]
+			undoEff[k] += v - pb[k]
+		}
+		reqR, reqW = reqR+float64(r1-r0), reqW+float64(w1-w0)
+		allR, allW = allR+float64(r2-r0), allW+float64(w2-w0)
+	}
+	fmt.Fprintf(out, "  per undo of one completion (%d, one at a time): the request %.2f reads, %.2f writes; with its effects %.2f reads, %.2f writes\n",
+		undos, reqR/undos, reqW/undos, allR/undos, allW/undos)
+	fmt.Fprintln(out, "    the request, by path:")
+	breakdown(out, undoReq, nil, undos)
+	fmt.Fprintln(out, "    after its reply until its effects ran, by path:")
+	breakdown(out, undoEff, nil, undos)
 	return nil
 }
 

@@ -62,7 +62,6 @@ var seeded = []string{
 	"config/dashdice/modes/classic",
 	"config/projectionPass",
 	"projections/g1~000000000001",
-	"games/g1/points/t1",
 	// named by no rule
 	"elsewhere/x",
 	"games/g1/elsewhere/x",
@@ -184,7 +183,6 @@ func TestGet(t *testing.T) {
 		{"config/dashdice/modes/classic", nobody},
 		{"config/projectionPass", nobody},       // the tick's leaderboard pass claim
 		{"projections/g1~000000000001", nobody}, // a board the tick must rebuild
-		{"games/g1/points/t1", nobody},          // a race team's points, summed into its public leaderboard
 		{"elsewhere/x", nobody},
 		{"games/g1/elsewhere/x", nobody},
 		{"players/p1/elsewhere/x", nobody},

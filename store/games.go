@@ -1,6 +1,8 @@
 package store
 
 import (
+	"slices"
+
 	"github.com/meeple-games/meeple/domain"
 )
 
@@ -66,14 +68,19 @@ func (g *Games) handlersOf(kind, event string) []domain.Effect {
 }
 
 // pending reports whether a record of these events has effects to run: the
-// platform's stats for a gameOver of a game that keeps them, or a handler the
-// game registered.
+// platform's stats for a gameOver of a game that keeps them, a handler the
+// game registered, or the projection marker of an event its projection
+// names (a game may derive a document from what its actions wrote without
+// any handler: Tile Race's leaderboard from its teams' points).
 func (g *Games) pending(e domain.Entry, events []domain.Event) bool {
 	for _, ev := range events {
 		if ev.Type == domain.EventGameOver && e.Stats {
 			return true
 		}
 		if len(g.handlersOf(e.Kind(), ev.Type)) > 0 {
+			return true
+		}
+		if e.Projection != nil && slices.Contains(e.Projection.Events, ev.Type) {
 			return true
 		}
 	}

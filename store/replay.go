@@ -667,7 +667,7 @@ func (r *replayer) apply(ch domain.Change, now time.Time, room string) error {
 }
 
 // effects runs, on the documents in memory, the game's effect handlers of
-// the events the change's steps made (Tile Race's fog frontier and points),
+// the events the change's steps made (Tile Race's fog frontier),
 // as the trigger would; it returns the steps they made.
 func (r *replayer) effects(ch domain.Change, actionID string, now time.Time) ([]FrameStep, error) {
 	var out []FrameStep

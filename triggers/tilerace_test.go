@@ -13,13 +13,16 @@ import (
 	"github.com/meeple-games/meeple/triggers"
 )
 
-// TestGameEventTileRace: a record of a game with effects of its own (Tile
-// Race's points; its id {actor}~{actionId}, not a padded version) delivered
-// twice runs them once; the race's leaderboard follows in the tick.
+// TestGameEventTileRace: a record of a game with a projection (Tile Race's
+// points awarded; its id {actor}~{actionId}, not a padded version) delivered
+// twice marks the race once; the race's leaderboard, the sum of its teams'
+// points (which the completion wrote in its own commit), follows in the tick.
 func TestGameEventTileRace(t *testing.T) {
 	e := newEnv(t, domain.Entry{Game: tilerace.RaceGame{}, Function: "TileRace", Effects: tilerace.Effects(), Projection: tilerace.LeaderboardProjection()})
 	ctx := context.Background()
-	_, err := e.st.FS.Doc("games/r1/events/t-1~a1").Set(ctx, map[string]any{
+	_, err := e.st.FS.Doc("games/r1/teams/t-1").Set(ctx, map[string]any{"id": "t-1", "name": "Red", "awards": 1, "points": map[string]any{"Zezima": 300}})
+	require.NoError(t, err)
+	_, err = e.st.FS.Doc("games/r1/events/t-1~a1").Set(ctx, map[string]any{
 		"seq": 0, "at": e.clock(), "kind": tilerace.Kind, "type": "complete", "pending": true,
 		"events": []any{map[string]any{"type": tilerace.EventPointsAwarded, "player": "t-1",
 			"data": map[string]any{"key": "t-1-1", "player": "Zezima", "points": 300, "team": "t-1", "teamName": "Red", "tile": 4}}},
@@ -36,7 +39,7 @@ func TestGameEventTileRace(t *testing.T) {
 		require.NoError(t, e.tr.GameEvent(ctx, ev))
 	}
 	_, err = e.st.FS.Doc("games/r1/public/leaderboard").Get(ctx)
-	require.Error(t, err, "the points effect writes no leaderboard")
+	require.Error(t, err, "the record's effects write no leaderboard")
 	r, err := e.tr.RunTick(ctx, e.clock())
 	require.NoError(t, err)
 	require.Equal(t, triggers.TickReport{Projected: 1, Rebuilt: 1, Changed: 1}, r, "the tick projects the race")
@@ -47,4 +50,5 @@ func TestGameEventTileRace(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &lb))
 	require.Equal(t, map[string]int{"Zezima": 300}, lb.Totals)
 	require.Equal(t, []tilerace.Standing{{Rank: 1, Player: "Zezima", Points: 300, Display: "3.00"}}, lb.Top)
+	require.Equal(t, 1, lb.Awards)
 }

@@ -9,14 +9,14 @@ import (
 
 // Effects are what a race's events do after they are recorded: a completion
 // raises the fog frontier (eagerly, right after the completion commits, and
-// again from its record in case that was lost), and awarded (or reversed)
-// points go to the ledger and their team's points; the leaderboard is the
-// tick's projection of those (LeaderboardProjection).
+// again from its record in case that was lost). Points need no effect: the
+// action that awards them (or the undo that takes them back) writes its
+// team's points and its ledger entries in its own commit (awardLedger,
+// reversalLedger); the leaderboard is the tick's projection of the teams'
+// points (LeaderboardProjection).
 func Effects() []domain.Effect {
 	return []domain.Effect{
 		{Event: EventTileCompleted, Reads: raiseReads, Run: raiseRun, Eager: true},
-		{Event: EventPointsAwarded, Reads: pointsReads, Run: pointsRun},
-		{Event: EventPointsReversed, Reads: reversalReads, Run: reversalRun},
 	}
 }
 
@@ -71,199 +71,16 @@ func raiseRun(d domain.Docs, r domain.Record, now time.Time) (domain.Change, err
 	}, nil
 }
 
-// awards decodes a record's pointsAwarded events.
-//
-// Errors: EINVALID (a malformed award: the record is retired).
-func awards(r domain.Record) ([]AwardData, error) {
-	var out []AwardData
-	for _, e := range r.Events {
-		if e.Type != EventPointsAwarded {
-			continue
-		}
-		var a AwardData
-		if err := json.Unmarshal(e.Data, &a); err != nil || !validKey(a.Key) || a.Player == "" || a.Points <= 0 {
-			return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: bad pointsAwarded %s", r.GameID, r.ID, e.Data)
-		}
-		out = append(out, a)
-	}
-	return out, nil
-}
-
-func pointsReads(r domain.Record) ([]domain.Read, error) {
-	as, err := awards(r)
-	if err != nil {
-		return nil, err
-	}
-	var reads []domain.Read
-	teams := map[string]bool{}
-	for _, a := range as {
-		reads = append(reads, domain.Locked(domain.Doc(SlotLedger, a.Key)))
-		if !teams[a.Team] {
-			teams[a.Team] = true
-			reads = append(reads, domain.Locked(domain.Doc(SlotPoints, a.Team)))
-		}
-	}
-	return reads, nil
-}
-
-// pointsRun writes one ledger entry per award (keyed by the award key, so an
-// award is never counted twice whatever delivers it; one already there is
-// skipped) and adds it to its team's points. It never touches the race's
-// leaderboard, which every team's awards would otherwise write: the tick's
-// projection sums the teams' points into it (LeaderboardProjection).
-func pointsRun(d domain.Docs, r domain.Record, now time.Time) (domain.Change, error) {
-	as, err := awards(r)
-	if err != nil || len(as) == 0 {
-		return domain.Change{}, err
-	}
-	tp := teamPoints{}
-	var ch domain.Change
-	for _, a := range as {
-		id := domain.Doc(SlotLedger, a.Key)
-		if d.Has(id) {
-			continue
-		}
-		p, err := tp.of(d, r, a.Team)
-		if err != nil {
-			return domain.Change{}, err
-		}
-		p.Totals[a.Player] += a.Points
-		p.Awards++
-		ch.Writes = append(ch.Writes, domain.Write{DocID: id, Create: true, Value: LedgerEntry{
-			Key: a.Key, Player: a.Player, Points: a.Points, Display: FormatPoints(a.Points), Team: a.Team, TeamName: a.TeamName,
-			Event: r.ID, At: r.At, AppliedAt: now, Tile: a.Tile, PowerupTile: a.PowerupTile, By: a.By,
-		}})
-	}
-	ch.Writes = append(ch.Writes, tp.writes()...)
-	return ch, nil
-}
-
-// teamPoints are the TeamPoints documents one record's effect changes, by
-// team, in the order first changed.
-type teamPoints map[string]*TeamPoints
-
-// of returns the points of team as the effect read them (or changed them
-// so far).
-//
-// Errors: EINVALID (they do not decode: the record is retired).
-func (tp teamPoints) of(d domain.Docs, r domain.Record, team string) (*TeamPoints, error) {
-	if p, ok := tp[team]; ok {
-		return p, nil
-	}
-	p := &TeamPoints{}
-	if _, err := d.Get(domain.Doc(SlotPoints, team), p); err != nil {
-		return nil, domain.Errorf(domain.EINVALID, "points of team %s of %s: %v", team, r.GameID, err)
-	}
-	if p.Totals == nil {
-		p.Totals = map[string]int{}
-	}
-	tp[team] = p
-	return p, nil
-}
-
-func (tp teamPoints) writes() []domain.Write {
-	var out []domain.Write
-	for _, team := range domain.SortedKeys(tp) {
-		p := tp[team]
-		for player, pts := range p.Totals {
-			if pts == 0 {
-				delete(p.Totals, player)
-			}
-		}
-		out = append(out, domain.Write{DocID: domain.Doc(SlotPoints, team), Value: *p})
-	}
-	return out
-}
-
-// reversals decodes a record's pointsReversed events.
-//
-// Errors: EINVALID (a malformed reversal: the record is retired).
-func reversals(r domain.Record) ([]PointsReversedData, error) {
-	var out []PointsReversedData
-	for _, e := range r.Events {
-		if e.Type != EventPointsReversed {
-			continue
-		}
-		var p PointsReversedData
-		if err := json.Unmarshal(e.Data, &p); err != nil || !validKey(p.Key) || !validKey(ReversalKey(p.Key)) || p.Player == "" || p.Points <= 0 {
-			return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: bad pointsReversed %s", r.GameID, r.ID, e.Data)
-		}
-		out = append(out, p)
-	}
-	return out, nil
-}
-
-func reversalReads(r domain.Record) ([]domain.Read, error) {
-	ps, err := reversals(r)
-	if err != nil {
-		return nil, err
-	}
-	var reads []domain.Read
-	teams := map[string]bool{}
-	for _, p := range ps {
-		reads = append(reads, domain.Locked(domain.Doc(SlotLedger, p.Key)), domain.Locked(domain.Doc(SlotLedger, ReversalKey(p.Key))))
-		if !teams[p.Team] {
-			teams[p.Team] = true
-			reads = append(reads, domain.Locked(domain.Doc(SlotPoints, p.Team)))
-		}
-	}
-	return reads, nil
-}
-
-// reversalRun takes back undone awards: one compensating ledger entry per
-// award (negative points, keyed ReversalKey(key): one already there is
-// skipped, so a redelivered record reverses nothing twice), taken off the
-// award's team's points. When the award's own effect has not run yet, the
-// reversal writes the award's entry too, as that effect would have, without
-// counting its points (only the entry): the award's effect then finds it and
-// skips it, so the totals come out the same whichever runs first, and never
-// dip below zero.
-func reversalRun(d domain.Docs, r domain.Record, now time.Time) (domain.Change, error) {
-	ps, err := reversals(r)
-	if err != nil || len(ps) == 0 {
-		return domain.Change{}, err
-	}
-	tp := teamPoints{}
-	var ch domain.Change
-	for _, p := range ps {
-		rev := domain.Doc(SlotLedger, ReversalKey(p.Key))
-		if d.Has(rev) {
-			continue
-		}
-		tps, err := tp.of(d, r, p.Team)
-		if err != nil {
-			return domain.Change{}, err
-		}
-		orig := domain.Doc(SlotLedger, p.Key)
-		if d.Has(orig) {
-			tps.Totals[p.Player] -= p.Points
-		} else {
-			tps.Awards++
-			ch.Writes = append(ch.Writes, domain.Write{DocID: orig, Create: true, Value: LedgerEntry{
-				Key: p.Key, Player: p.Player, Points: p.Points, Display: FormatPoints(p.Points), Team: p.Team, TeamName: p.TeamName,
-				Event: p.Event, At: r.At, AppliedAt: now, Tile: p.Tile, PowerupTile: p.PT,
-			}})
-		}
-		tps.Reversed++
-		ch.Writes = append(ch.Writes, domain.Write{DocID: rev, Create: true, Value: LedgerEntry{
-			Key: ReversalKey(p.Key), Player: p.Player, Points: -p.Points, Display: FormatPoints(-p.Points), Team: p.Team, TeamName: p.TeamName,
-			Event: r.ID, At: r.At, AppliedAt: now, Tile: p.Tile, PowerupTile: p.PT, By: p.By, Reverses: p.Key,
-		}})
-	}
-	ch.Writes = append(ch.Writes, tp.writes()...)
-	return ch, nil
-}
-
 // LeaderboardProjection builds the race's public/leaderboard from its
-// teams' points, in the tick (once per projection pass, for a race whose
-// points effects ran since): exact, and written by nobody else, so awards
-// of many teams never queue on one document.
+// teams' points, in the tick (once per projection pass, for a race one of
+// whose records awarded or took back points since): exact, and written by
+// nobody else, so awards of many teams never queue on one document.
 func LeaderboardProjection() *domain.Projection {
 	return &domain.Projection{
 		Events: []string{EventPointsAwarded, EventPointsReversed},
 		Reads: []domain.Read{
 			{DocID: domain.Doc(SlotLeaderboard, ""), Snapshot: true},
-			{DocID: domain.DocID{Slot: SlotPoints}, All: true},
+			{DocID: domain.DocID{Slot: SlotTeam}, All: true},
 		},
 		Run: projectLeaderboard,
 	}
@@ -273,20 +90,20 @@ func LeaderboardProjection() *domain.Projection {
 // player on several teams has one total), the awards and reversals counted,
 // the top 10. It writes the leaderboard only when that changes it.
 //
-// Errors: EINVALID (a team's points do not decode).
+// Errors: EINVALID (a team does not decode).
 func projectLeaderboard(d domain.Docs, now time.Time) (domain.Change, error) {
 	lb := RaceLeaderboard{Totals: map[string]int{}}
-	teams := d.Keys(SlotPoints)
-	for _, team := range teams {
-		var tp TeamPoints
-		if _, err := d.Get(domain.Doc(SlotPoints, team), &tp); err != nil {
-			return domain.Change{}, domain.Errorf(domain.EINVALID, "points of team %s: %v", team, err)
+	teams := d.Keys(SlotTeam)
+	for _, id := range teams {
+		var t Team
+		if _, err := d.Get(domain.Doc(SlotTeam, id), &t); err != nil {
+			return domain.Change{}, domain.Errorf(domain.EINVALID, "team %s: %v", id, err)
 		}
-		for p, pts := range tp.Totals {
+		for p, pts := range t.Points {
 			lb.Totals[p] += pts
 		}
-		lb.Awards += tp.Awards
-		lb.Reversed += tp.Reversed
+		lb.Awards += t.Awards
+		lb.Reversed += t.Reversed
 	}
 	for p, pts := range lb.Totals {
 		if pts == 0 {

@@ -11,9 +11,9 @@ import (
 	"github.com/meeple-games/meeple/domain"
 )
 
-// memStore is a race's documents as the effects and the projection see
-// them: the platform's part (read what is asked, write what is returned,
-// refuse a Create of a document that exists) done in memory.
+// memStore is a race's documents as the projection sees them: the
+// platform's part (read what is asked, write what is returned, refuse a
+// Create of a document that exists) done in memory.
 type memStore struct {
 	t    *testing.T
 	docs map[domain.DocID]json.RawMessage
@@ -45,23 +45,6 @@ func (m *memStore) write(ch domain.Change) {
 	}
 }
 
-func (m *memStore) apply(r domain.Record) {
-	for _, h := range Effects() {
-		has := false
-		for _, e := range r.Events {
-			has = has || e.Type == h.Event
-		}
-		if !has {
-			continue
-		}
-		reads, err := h.Reads(r)
-		require.NoError(m.t, err)
-		ch, err := h.Run(m.read(reads), r, t0)
-		require.NoError(m.t, err)
-		m.write(ch)
-	}
-}
-
 func (m *memStore) project() bool {
 	p := LeaderboardProjection()
 	ch, err := p.Run(m.read(p.Reads), t0)
@@ -76,91 +59,92 @@ func (m *memStore) leaderboard() RaceLeaderboard {
 	return lb
 }
 
-func recordOf(t *testing.T, id string, events ...domain.Event) domain.Record {
-	r := domain.Record{GameID: gameID, ID: id, Kind: Kind, At: t0}
-	for _, e := range events {
-		r.Events = append(r.Events, domain.RecordEvent{Type: e.Type, Player: e.Player, Data: json.RawMessage(jsonOf(t, e.Data))})
-	}
-	return r
-}
-
-// Awards and their reversals, applied in any order, some twice, always sum
-// to the same leaderboard: the ledger's sum by player, with the awards and
-// reversals counted once each. The effects never write the leaderboard;
-// the projection does, and only when it changes.
-func TestPointsProjectionOrderIndependent(t *testing.T) {
-	for seed := range uint64(200) {
-		r := rand.New(rand.NewPCG(seed, 7))
-		m := &memStore{t: t, docs: map[domain.DocID]json.RawMessage{}}
-		players := []string{"Zezima", "Lynx", "B0aty", "Woox"}
-		var records []domain.Record
-		want := map[string]int{}
-		awards, reversed := 0, 0
-		seq := map[string]int{}
-		var undone []domain.Event
-		for i := range 12 {
-			team := fmt.Sprintf("t%d", r.IntN(3)+1)
-			var evs []domain.Event
-			for range r.IntN(3) + 1 {
-				seq[team]++
-				a := AwardData{Key: AwardKey(team, seq[team]), Player: players[r.IntN(len(players))], Points: (r.IntN(30) + 1) * 25, Team: team, TeamName: team}
-				evs = append(evs, domain.Event{Type: EventPointsAwarded, Player: team, Data: a})
-				awards++
-				if r.IntN(3) == 0 {
-					undone = append(undone, domain.Event{Type: EventPointsReversed, Player: team, Data: PointsReversedData{
-						Key: a.Key, Player: a.Player, Points: a.Points, Team: team, TeamName: team, Event: fmt.Sprintf("%s~a%d", team, i), By: "Ada"}})
-					reversed++
-				} else {
-					want[a.Player] += a.Points
-				}
-			}
-			records = append(records, recordOf(t, fmt.Sprintf("%s~a%d", team, i), evs...))
-		}
-		for i := 0; i < len(undone); i += 2 {
-			records = append(records, recordOf(t, fmt.Sprintf("ada~u%d", i), undone[i:min(i+2, len(undone))]...))
-		}
-		r.Shuffle(len(records), func(i, j int) { records[i], records[j] = records[j], records[i] })
-		for i, rec := range records {
-			m.apply(rec)
-			if r.IntN(4) == 0 { // a redelivery, at once or later
-				m.apply(records[r.IntN(i+1)])
-			}
-			if r.IntN(5) == 0 {
-				m.project()
-			}
-		}
-		for _, rec := range records {
-			m.apply(rec) // every record again: nothing changes
-		}
-		m.project()
-		lb := m.leaderboard()
-		for p, pts := range want {
-			if pts == 0 {
-				delete(want, p)
-			}
-		}
-		require.Equal(t, want, lb.Totals, "seed %d", seed)
-		require.Equal(t, awards, lb.Awards, "seed %d", seed)
-		require.Equal(t, reversed, lb.Reversed, "seed %d", seed)
-		require.Equal(t, Leaderboard(want, LeaderboardSize), lb.Top, "seed %d", seed)
-		require.False(t, m.project(), "seed %d: projecting again writes nothing", seed)
-	}
-}
-
-// The effects write ledger entries and team points, never the leaderboard.
-func TestPointsEffectsWriteNoLeaderboard(t *testing.T) {
+// The projection sums the teams' points (a player on several teams has one
+// total), awards and reversals; it writes only when that changes the board.
+func TestLeaderboardProjection(t *testing.T) {
 	m := &memStore{t: t, docs: map[domain.DocID]json.RawMessage{}}
-	m.apply(recordOf(t, "t1~a1", domain.Event{Type: EventPointsAwarded, Player: "t1", Data: AwardData{Key: "t1-1", Player: "Zezima", Points: 300, Team: "t1", TeamName: "Red"}}))
-	m.apply(recordOf(t, "ada~u1", domain.Event{Type: EventPointsReversed, Player: "t1", Data: PointsReversedData{Key: "t1-1", Player: "Zezima", Points: 300, Team: "t1", TeamName: "Red", Event: "t1~a1"}}))
-	for id := range m.docs {
-		require.Contains(t, []string{SlotLedger, SlotPoints}, id.Slot, "%v", id)
-	}
-	var tp TeamPoints
-	require.NoError(t, json.Unmarshal(m.docs[domain.Doc(SlotPoints, "t1")], &tp))
-	require.Equal(t, TeamPoints{Totals: map[string]int{}, Awards: 1, Reversed: 1}, tp)
 	ch, err := LeaderboardProjection().Run(domain.NewDocs(), t0)
 	require.NoError(t, err)
-	require.Empty(t, ch.Writes, "nothing to project for a race without points")
+	require.Empty(t, ch.Writes, "nothing to project for a race without teams")
+	put := func(tm Team) { m.docs[domain.Doc(SlotTeam, tm.ID)] = json.RawMessage(jsonOf(t, tm)) }
+	put(Team{ID: "t1", Points: map[string]int{"Zezima": 300, "Lynx": 125}, Awards: 4, Reversed: 1})
+	put(Team{ID: "t2", Points: map[string]int{"Zezima": 150}, Awards: 1})
+	put(Team{ID: "t3", Awards: 2, Reversed: 2})
 	require.True(t, m.project())
-	require.Equal(t, RaceLeaderboard{Totals: map[string]int{}, Top: []Standing{}, Awards: 1, Reversed: 1}, m.leaderboard())
+	require.Equal(t, RaceLeaderboard{Totals: map[string]int{"Zezima": 450, "Lynx": 125},
+		Top:    []Standing{{Rank: 1, Player: "Zezima", Points: 450, Display: "4.50"}, {Rank: 2, Player: "Lynx", Points: 125, Display: "1.25"}},
+		Awards: 7, Reversed: 3}, m.leaderboard())
+	require.False(t, m.project(), "projecting again writes nothing")
+	m.docs[domain.Doc(SlotTeam, "t4")] = json.RawMessage(`{"id":"t4","points":"lots"}`)
+	p := LeaderboardProjection()
+	_, err = p.Run(m.read(p.Reads), t0)
+	require.Equal(t, domain.EINVALID, domain.ErrorCode(err), "%v", err)
+}
+
+// Completions, claims, undos and undoTos in any mix: every award is in the
+// ledger once, every reversal once and only for an award, and the projected
+// leaderboard is exactly the ledger's sum, counted by its entries.
+func TestPointsLedgerMatchesLeaderboard(t *testing.T) {
+	for seed := range uint64(8) {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 9))
+			u := newUndoWorld(t, true)
+			m := &memStore{t: t, docs: u.w.Docs}
+			setup := len(u.history()) // undo goes back no further than the race's start
+			for step := range 40 {
+				i := r.IntN(len(u.teams))
+				tm := u.team(i)
+				var err error
+				switch k := r.IntN(10); {
+				case k < 6:
+					_, err = u.do(u.teams[i], ActionComplete, map[string]any{"tile": tm.Position, "recorded": len(tm.Progress),
+						"players": []string{tm.Members[r.IntN(len(tm.Members))]}, "complete": r.IntN(3) > 0}, "")
+				case k < 7:
+					_, err = u.do(u.teams[i], ActionClaimPowerupTile, map[string]any{"powerupTile": "pt-1", "claims": tm.Claims["pt-1"],
+						"players": tm.Members[:1+r.IntN(len(tm.Members))]}, "")
+				case k < 8:
+					if len(u.history()) > setup {
+						_, err = u.do(u.master, ActionUndo, nil, "")
+					}
+				default:
+					if h := u.history(); len(h) > setup {
+						_, err = u.do(u.master, ActionUndoTo, map[string]any{"to": h[r.IntN(min(len(h)-setup, HistoryDepth))].Record}, "")
+					}
+				}
+				if c := domain.ErrorCode(err); err != nil && c != domain.ECONFLICT && c != domain.EINVALID {
+					t.Fatalf("step %d: %v", step, err)
+				}
+				if r.IntN(4) == 0 {
+					m.project()
+				}
+			}
+			m.project()
+			want := RaceLeaderboard{Totals: map[string]int{}}
+			for id, raw := range u.w.Docs {
+				if id.Slot != SlotLedger {
+					continue
+				}
+				var le LedgerEntry
+				require.NoError(t, json.Unmarshal(raw, &le))
+				want.Totals[le.Player] += le.Points
+				if le.Reverses != "" {
+					want.Reversed++
+					_, ok := u.ledger(le.Reverses)
+					require.True(t, ok, "%s takes back an award in the ledger", le.Key)
+				} else {
+					want.Awards++
+				}
+			}
+			for p, pts := range want.Totals {
+				require.GreaterOrEqual(t, pts, 0, p)
+				if pts == 0 {
+					delete(want.Totals, p)
+				}
+			}
+			want.Top = Leaderboard(want.Totals, LeaderboardSize)
+			require.Equal(t, want, m.leaderboard())
+			require.Positive(t, want.Awards)
+			t.Logf("%d awards, %d taken back", want.Awards, want.Reversed)
+		})
+	}
 }

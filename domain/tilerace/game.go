@@ -19,7 +19,6 @@ const (
 	SlotPublicBoard = "publicBoard" // games/{id}/public/board: PublicBoard (public)
 	SlotLeaderboard = "leaderboard" // games/{id}/public/leaderboard: RaceLeaderboard (public)
 	SlotLedger      = "ledger"      // games/{id}/ledger/{awardKey}: LedgerEntry (public)
-	SlotPoints      = "points"      // games/{id}/points/{teamId}: TeamPoints (server only)
 	SlotBoard       = "board"       // games/{id}/private/board: BoardDoc (admins, fog off for them)
 	SlotPools       = "pools"       // games/{id}/private/pools: PoolsDoc (admins)
 	SlotCred        = "cred"        // games/{id}/private/cred-{team|admin}-{id}: domain.Credential (never)
@@ -54,24 +53,14 @@ type PublicBoard struct {
 // RaceLeaderboard is games/{id}/public/leaderboard: every player's points
 // (hundredths, by name; a player on several teams has one total) and the top
 // 10 with two decimals. The tick's projection builds it from the teams'
-// TeamPoints (LeaderboardProjection), once per projection pass at most.
+// points (Team.Points; LeaderboardProjection), once per projection pass at
+// most.
 type RaceLeaderboard struct {
 	Totals map[string]int `json:"totals"`
 	Top    []Standing     `json:"top"`
-	Awards int            `json:"awards"` // ledger entries counted
-	// Reversed counts the compensating entries of undone awards.
+	Awards int            `json:"awards"` // awards counted: every team's awards
+	// Reversed counts the awards undo took back: every team's reversed.
 	Reversed int `json:"reversed,omitempty"`
-}
-
-// TeamPoints is games/{id}/points/{teamId}: what the ledger entries of one
-// team's awards add up to, kept by the points effects in the transaction
-// that writes those entries. Only that team's awards (and their reversals)
-// write it, so no document is written by every team; the leaderboard is the
-// sum over the teams.
-type TeamPoints struct {
-	Totals   map[string]int `json:"totals"`             // hundredths by player name; no zeros
-	Awards   int            `json:"awards"`             // award entries counted
-	Reversed int            `json:"reversed,omitempty"` // compensating entries counted
 }
 
 // LedgerEntry is games/{id}/ledger/{awardKey}: one completion's or claim's
@@ -138,12 +127,11 @@ func (RaceGame) KeepsSeed() bool { return true }
 // Slots implements domain.Game.
 func (RaceGame) Slots() []domain.Slot {
 	return []domain.Slot{
-		{Name: SlotTeam, Path: "teams/{key}", Type: Team{}, Access: domain.ReadPublic, Doc: "one team: position, progress, inventory, cooldown"},
+		{Name: SlotTeam, Path: "teams/{key}", Type: Team{}, Access: domain.ReadPublic, Doc: "one team: position, progress, inventory, cooldown, points"},
 		{Name: SlotPowerupTile, Path: "powerupTiles/{key}", Type: PowerupTile{}, Access: domain.ReadPublic, Doc: "one powerup tile and its claims"},
 		{Name: SlotPublicBoard, Path: "public/board", Type: PublicBoard{}, Access: domain.ReadPublic, Doc: "the 56 tiles through the fog, the fog mode and frontier"},
 		{Name: SlotLeaderboard, Path: "public/leaderboard", Type: RaceLeaderboard{}, Access: domain.ReadPublic, Doc: "points per player and the top 10"},
 		{Name: SlotLedger, Path: "ledger/{key}", Type: LedgerEntry{}, Access: domain.ReadPublic, Doc: "one entry per award"},
-		{Name: SlotPoints, Path: "points/{key}", Type: TeamPoints{}, Access: domain.ReadNever, Doc: "one team's ledger entries summed per player, summed into the leaderboard by the tick"},
 		{Name: SlotBoard, Path: "private/board", Type: BoardDoc{}, Access: domain.ReadAdmin, Doc: "every tile's content (the game's admins, while the fog is off for them)"},
 		{Name: SlotPools, Path: "private/pools", Type: PoolsDoc{}, Access: domain.ReadAdmin, Doc: "the task pools"},
 		{Name: SlotCred, Path: "private/cred-{key}", Type: domain.Credential{}, Access: domain.ReadNever, Doc: "a team's or an admin's password hash"},
@@ -539,6 +527,11 @@ func (g RaceGame) run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 			ch.Writes = append(ch.Writes, domain.Write{DocID: domain.Doc(SlotBoard, ""), Value: BoardDoc{Board: nv.Board, Version: bd.Version, Fog: nv.Game.Fog}})
 		}
 	}
+	ledger, err := awardLedger(ch, actionRecord(a), env.Now)
+	if err != nil {
+		return domain.Change{}, err
+	}
+	ch.Writes = append(ch.Writes, ledger...)
 	ch.Writes = append(ch.Writes, DiscordOutbox(nv.Game, a.Actor.ID, a.ID, ch.Steps, slotsOf(v, nv), env.Now)...)
 	if a.Type == ActionRemoveAdmin {
 		if r, ok := req.(*AdminRequest); ok {

@@ -104,7 +104,7 @@ func keepsHistory(typ string) bool {
 // a later action to undo (issue 20).
 func derived(slot string) bool {
 	switch slot {
-	case SlotPublicBoard, SlotHistory, SlotHistoryPart, SlotLedger, SlotPoints, SlotLeaderboard, domain.SlotOutbox, SlotDiscordStatus:
+	case SlotPublicBoard, SlotHistory, SlotHistoryPart, SlotLedger, SlotLeaderboard, domain.SlotOutbox, SlotDiscordStatus:
 		return true
 	}
 	return false
@@ -124,7 +124,7 @@ func withHistory(d domain.Docs, a domain.Action, env domain.Env, ch domain.Chang
 	if len(need) > 0 {
 		return domain.Change{}, domain.Need(need...)
 	}
-	record := a.Actor.ID + "~" + a.ID
+	record := actionRecord(a)
 	at := env.Now.UTC()
 	h := HistoryEntry{Record: record, Order: historyOrderKey(at, record), Type: a.Type, At: at,
 		Actor: a.Actor.ID, Name: a.Actor.Name, Role: string(a.Actor.Role), Teams: []string{}, Docs: []HistoryDoc{}}
@@ -273,7 +273,7 @@ func hashOf(slot, image string) string {
 // are derived from them and must never be reused, and session generations
 // must not bring back ended sessions. Undo keeps their current values.
 var counters = map[string][]string{
-	SlotTeam:        {"awards", "moves", "gen"},
+	SlotTeam:        {"awards", "moves", "gen", "reversed"},
 	domain.SlotGame: {"nextGen", "nextPowerupTile"},
 	SlotPools:       {"pools.nextId"},
 	SlotBoard:       {"version"}, // numbers the randomisers' dice: an undone board is not rolled again

@@ -1,9 +1,11 @@
 package tilerace
 
 import (
+	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/meeple-games/meeple/domain"
 )
@@ -132,4 +134,52 @@ func Leaderboard(totals map[string]int, n int) []Standing {
 // the game id to make ledger entry ids ("{gameId}-{teamId}-{seq}").
 func AwardKey(team string, seq int) string {
 	return team + "-" + strconv.Itoa(seq)
+}
+
+// actionRecord is the id of the event record of action a (its only step is
+// keyed by the action: a race's steps leave the game's version alone).
+func actionRecord(a domain.Action) string { return a.Actor.ID + "~" + a.ID }
+
+// awardLedger returns, for every pointsAwarded event of ch, its ledger entry
+// ledger/{key} as a Create in the action's own commit: the award's points are
+// already on its team's document (Team.award), which ch must write. A key
+// comes from the team's awards counter, read and raised in this same
+// transaction, so it is never used twice: a retried transaction runs again
+// from fresh reads, and a redelivered request replays its stored reply.
+//
+// Errors: EINTERNAL (an award whose team document the change does not write).
+func awardLedger(ch domain.Change, record string, now time.Time) ([]domain.Write, error) {
+	var out []domain.Write
+	for _, e := range ch.Events() {
+		if e.Type != EventPointsAwarded {
+			continue
+		}
+		var a AwardData
+		if b, err := json.Marshal(e.Data); err != nil || json.Unmarshal(b, &a) != nil || !validKey(a.Key) {
+			return nil, domain.Errorf(domain.EINTERNAL, "a pointsAwarded event does not decode: %v", e.Data)
+		}
+		if !wrote(ch.Writes, domain.Doc(SlotTeam, a.Team)) {
+			return nil, domain.Errorf(domain.EINTERNAL, "award %s: team %s is not written with it", a.Key, a.Team)
+		}
+		out = append(out, domain.Write{DocID: domain.Doc(SlotLedger, a.Key), Create: true, Value: LedgerEntry{
+			Key: a.Key, Player: a.Player, Points: a.Points, Display: FormatPoints(a.Points), Team: a.Team, TeamName: a.TeamName,
+			Event: record, At: now.UTC(), AppliedAt: now, Tile: a.Tile, PowerupTile: a.PowerupTile, By: a.By,
+		}})
+	}
+	return out, nil
+}
+
+// reversalLedger returns the compensating ledger entry of each award an
+// undo takes back (its PointsReversedData): ledger/{ReversalKey(key)} with
+// negative points and Reverses set, a Create in the undo's own commit. An
+// award is taken back at most once (its history entry goes with the undo).
+func reversalLedger(rs []PointsReversedData, record string, now time.Time) []domain.Write {
+	var out []domain.Write
+	for _, p := range rs {
+		out = append(out, domain.Write{DocID: domain.Doc(SlotLedger, ReversalKey(p.Key)), Create: true, Value: LedgerEntry{
+			Key: ReversalKey(p.Key), Player: p.Player, Points: -p.Points, Display: FormatPoints(-p.Points), Team: p.Team, TeamName: p.TeamName,
+			Event: record, At: now.UTC(), AppliedAt: now, Tile: p.Tile, PowerupTile: p.PT, By: p.By, Reverses: p.Key,
+		}})
+	}
+	return out
 }

@@ -125,8 +125,7 @@ func Complete(c Ctx, g Game, t Team, tile Tile, req CompleteRequest) (Game, Team
 		o.emit(EventCompletionsRecorded, t.ID, RecordedData{Team: t.ID, TeamName: t.Name, Tile: tile.N, Label: tile.Label,
 			Players: players, Points: pts, Recorded: len(all), Min: tile.Min, Max: tile.Max, By: by})
 		for _, p := range players {
-			t.Awards++
-			o.emit(EventPointsAwarded, t.ID, AwardData{Key: AwardKey(t.ID, t.Awards), Player: p, Points: pts,
+			o.emit(EventPointsAwarded, t.ID, AwardData{Key: t.award(p, pts), Player: p, Points: pts,
 				Team: t.ID, TeamName: t.Name, Tile: tile.N, By: by})
 			res.Points += pts
 		}
@@ -294,8 +293,7 @@ func ClaimPowerupTile(c Ctx, g Game, t Team, pt PowerupTile, req ClaimRequest) (
 		Players: players, Points: pts, Reward: pt.Reward, Claims: claims + 1, By: by})
 	res := ClaimResult{PowerupTile: pt.ID, Reward: pt.Reward, Claims: claims + 1}
 	for _, p := range players {
-		t.Awards++
-		o.emit(EventPointsAwarded, t.ID, AwardData{Key: AwardKey(t.ID, t.Awards), Player: p, Points: pts,
+		o.emit(EventPointsAwarded, t.ID, AwardData{Key: t.award(p, pts), Player: p, Points: pts,
 			Team: t.ID, TeamName: t.Name, PowerupTile: pt.ID, By: by})
 		res.Points += pts
 	}

@@ -134,6 +134,7 @@ func TestCompletePointsAndAwards(t *testing.T) {
 	require.ElementsMatch(t, []Doc{DocTeam, DocPublicBoard}, o.Writes, "the team, then (RaiseFrontier) the public board")
 	require.Equal(t, 375, o.Result.(CompleteResult).Points+250)
 	require.Equal(t, map[string]int{"t1-b": 250, "t1-c": 125}, w.points)
+	require.Equal(t, w.points, w.teams["t1"].Points, "the team carries its points")
 
 	// single-completion tiles give the difficulty value
 	w.setTile(2, Task{Label: "Hard one", Difficulty: Hard, Min: 1, Max: 1, Points: 999}, "")

@@ -147,6 +147,16 @@ func simulate(t *testing.T, seed uint64) int {
 	}
 	require.Equal(t, total, sum)
 	require.NotEmpty(t, Leaderboard(w.points, 0))
+	// and the teams carry exactly those points
+	fromTeams, counted := map[string]int{}, 0
+	for _, tm := range w.teams {
+		for p, pts := range tm.Points {
+			fromTeams[p] += pts
+		}
+		counted += tm.Awards
+	}
+	require.Equal(t, w.points, fromTeams)
+	require.Equal(t, len(w.awards), counted)
 	return len(w.events)
 }
 

@@ -421,6 +421,13 @@ type Team struct {
 	// Awards counts the points awards the team's completions and claims
 	// produced; award keys are derived from it and it never goes down.
 	Awards int `json:"awards"`
+	// Points are the team's awards summed by player name (hundredths; no
+	// zeros), added in the action that awards them; an undo takes them back
+	// by restoring the team's before-image. The tick's projection sums every
+	// team's into the leaderboard.
+	Points map[string]int `json:"points,omitempty"`
+	// Reversed counts the team's awards undo took back; it never goes down.
+	Reversed int `json:"reversed,omitempty"`
 	// Gen is the team's session generation: it moves on when the team's
 	// password changes or its sessions are ended, and a team token of
 	// another generation is refused.
@@ -440,7 +447,28 @@ func (t Team) clone() Team {
 		}
 		t.Claims = c
 	}
+	if t.Points != nil {
+		p := make(map[string]int, len(t.Points))
+		for k, v := range t.Points {
+			p[k] = v
+		}
+		t.Points = p
+	}
 	return t
+}
+
+// award gives player pts hundredths: the team's next award, whose key it
+// returns. The caller emits its pointsAwarded event and writes the team.
+func (t *Team) award(player string, pts int) string {
+	t.Awards++
+	if t.Points == nil {
+		t.Points = map[string]int{}
+	}
+	t.Points[player] += pts
+	if t.Points[player] == 0 {
+		delete(t.Points, player)
+	}
+	return AwardKey(t.ID, t.Awards)
 }
 
 // member returns the member's name as the team spells it.

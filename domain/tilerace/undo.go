@@ -46,9 +46,8 @@ type UndoneData struct {
 }
 
 // PointsReversedData is the data of EventPointsReversed: an award taken
-// back. The points effect writes a compensating ledger entry (negative
-// points) keyed ReversalKey(Key), so a redelivered event reverses nothing
-// twice.
+// back. The undo writes, in its own commit, a compensating ledger entry
+// (negative points) keyed ReversalKey(Key).
 type PointsReversedData struct {
 	Key      string `json:"key"` // the original award's key
 	Player   string `json:"player"`
@@ -153,7 +152,9 @@ func imagesOf(d domain.Docs, h HistoryEntry) ([]string, error) {
 // naming the document. Counters that only grow keep their current values,
 // the public board is derived again, password hashes are restored only
 // with their team or admin, and every award of an undone action is taken
-// back by a pointsReversed event.
+// back: its points go with its team's before-image, its team's reversed
+// counter rises, and the undo writes its compensating ledger entry and a
+// pointsReversed event.
 func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.GameDoc[Game], req UndoRequest, pb PublicBoard) (domain.Change, error) {
 	hist, err := historyOf(d)
 	if err != nil {
@@ -256,6 +257,16 @@ func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.
 		state[id] = cur
 	}
 
+	// The points of the undone awards go with their teams' before-images;
+	// each team's reversed counter (kept above like the other counters)
+	// rises by the awards taken back from it.
+	takenBack := map[string]int{}
+	for _, h := range sel {
+		for _, aw := range h.Awards {
+			takenBack[aw.Team]++
+		}
+	}
+
 	game := doc.State
 	game.RevealedUpTo = pb.RevealedUpTo
 	var bd BoardDoc
@@ -277,6 +288,9 @@ func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.
 			continue // a changed password stays changed
 		}
 		img = keepCounters(id.Slot, img, cur)
+		if id.Slot == SlotTeam {
+			img = addCounter(img, "reversed", takenBack[id.Key])
+		}
 		if img == cur {
 			continue
 		}
@@ -347,6 +361,7 @@ func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.
 	res := UndoResult{Undone: []UndoneAction{}, Teams: []string{}, TeamNames: []string{}}
 	seenTeam := map[string]bool{}
 	var reversed []domain.Event
+	var entries []PointsReversedData
 	for _, h := range sel {
 		res.Undone = append(res.Undone, UndoneAction{Record: h.Record, Type: h.Type, At: h.At, Actor: h.Name, ActorID: h.Actor, By: h.By})
 		for _, t := range h.Teams {
@@ -361,11 +376,13 @@ func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.
 			}
 		}
 		for _, aw := range h.Awards {
-			reversed = append(reversed, domain.Event{Type: EventPointsReversed, Player: aw.Team, Data: PointsReversedData{
-				Key: aw.Key, Player: aw.Player, Points: aw.Points, Team: aw.Team, TeamName: aw.TeamName,
-				Tile: aw.Tile, PT: aw.PowerupTile, Event: h.Record, By: by}})
+			p := PointsReversedData{Key: aw.Key, Player: aw.Player, Points: aw.Points, Team: aw.Team, TeamName: aw.TeamName,
+				Tile: aw.Tile, PT: aw.PowerupTile, Event: h.Record, By: by}
+			entries = append(entries, p)
+			reversed = append(reversed, domain.Event{Type: EventPointsReversed, Player: aw.Team, Data: p})
 		}
 	}
+	ch.Writes = append(ch.Writes, reversalLedger(entries, actionRecord(a), env.Now)...)
 	res.Reversed = len(reversed)
 	events := append([]domain.Event{{Type: EventUndone, Data: UndoneData{Actions: res.Undone, Teams: res.Teams, TeamNames: res.TeamNames, By: by}}}, reversed...)
 	ch.Steps = []domain.Step{{Actor: a.Actor, Type: a.Type, Events: SayAll(events)}}
@@ -401,6 +418,22 @@ func keepCounters(slot, img, cur string) string {
 	if !changed {
 		return img
 	}
+	out, _ := json.Marshal(m)
+	return canonical(out)
+}
+
+// addCounter returns img with the counter field raised by n (a document
+// undo deletes, "null", stays deleted).
+func addCounter(img, field string, n int) string {
+	if n == 0 || img == "null" {
+		return img
+	}
+	var m map[string]any
+	if json.Unmarshal([]byte(img), &m) != nil {
+		return img
+	}
+	v, _ := m[field].(float64)
+	m[field] = v + float64(n)
 	out, _ := json.Marshal(m)
 	return canonical(out)
 }

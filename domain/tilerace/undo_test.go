@@ -73,8 +73,8 @@ func newUndoWorld(t *testing.T, start bool) *undoWorld {
 func (u *undoWorld) state() map[string]string {
 	out := map[string]string{}
 	for id, raw := range u.w.Docs {
-		if id.Slot == SlotHistory || id.Slot == SlotHistoryPart || id.Slot == domain.SlotOutbox {
-			continue // undo's own, and announcements (which stay sent)
+		if id.Slot == SlotHistory || id.Slot == SlotHistoryPart || id.Slot == domain.SlotOutbox || id.Slot == SlotLedger {
+			continue // undo's own, announcements (which stay sent), the append-only ledger (see ledger)
 		}
 		img := imageOf(id, raw)
 		if fields := counters[id.Slot]; len(fields) > 0 {
@@ -102,6 +102,38 @@ func (u *undoWorld) team(i int) Team {
 	var t Team
 	require.NoError(u.t, json.Unmarshal(u.w.Docs[domain.Doc(SlotTeam, u.teams[i].Local())], &t))
 	return t
+}
+
+// ledger returns the ledger entry of key (ok false when there is none).
+func (u *undoWorld) ledger(key string) (LedgerEntry, bool) {
+	raw, ok := u.w.Docs[domain.Doc(SlotLedger, key)]
+	var le LedgerEntry
+	if ok {
+		require.NoError(u.t, json.Unmarshal(raw, &le))
+	}
+	return le, ok
+}
+
+// requireReversed checks that the action's awards each have their ledger
+// entry and the undo's compensating one, and returns how many were team's.
+func (u *undoWorld) requireReversed(awards []AwardData, undoRecord, team string) int {
+	u.t.Helper()
+	n := 0
+	for _, a := range awards {
+		le, ok := u.ledger(a.Key)
+		require.True(u.t, ok, "award %s is in the ledger", a.Key)
+		require.Equal(u.t, a.Points, le.Points)
+		rev, ok := u.ledger(ReversalKey(a.Key))
+		require.True(u.t, ok, "award %s is taken back in the ledger", a.Key)
+		require.Equal(u.t, LedgerEntry{Key: ReversalKey(a.Key), Player: a.Player, Points: -a.Points, Display: FormatPoints(-a.Points),
+			Team: a.Team, TeamName: a.TeamName, Event: undoRecord, At: rev.At, AppliedAt: rev.AppliedAt, Tile: a.Tile,
+			PowerupTile: a.PowerupTile, By: "Mia", Reverses: a.Key}, rev)
+		require.Equal(u.t, u.w.Now.UTC(), rev.AppliedAt.UTC())
+		if a.Team == team {
+			n++
+		}
+	}
+	return n
 }
 
 func (u *undoWorld) tile(n int) Tile {
@@ -254,6 +286,10 @@ func TestUndoEveryAction(t *testing.T) {
 				}
 				histBefore := u.history()
 				undo := u.must(u.master, ActionUndo, nil, "")
+				awards := rulestest.All[AwardData](t, ch.Events(), EventPointsAwarded)
+				back := u.requireReversed(awards, fmt.Sprintf("%s~a%d", u.master.ID, u.n), tid(u))
+				require.Equal(t, teamBefore.Points, u.team(0).Points, "the team's points are back")
+				require.Equal(t, teamBefore.Reversed+back, u.team(0).Reversed, "reversed counts the awards taken back")
 				got := u.state()
 				if discord {
 					requireUndoAnnounced(t, undo, slices.Contains(undo.Result.(UndoResult).Teams, tid(u)))
@@ -271,7 +307,6 @@ func TestUndoEveryAction(t *testing.T) {
 				res := undo.Result.(UndoResult)
 				require.Len(t, res.Undone, 1)
 				require.Equal(t, tc.typ, res.Undone[0].Type)
-				awards := rulestest.All[AwardData](t, ch.Events(), EventPointsAwarded)
 				require.Len(t, rulestest.All[PointsReversedData](t, undo.Events(), EventPointsReversed), len(awards))
 				require.Equal(t, len(awards), res.Reversed)
 				if tc.name == "use back" {
@@ -397,6 +432,12 @@ func TestUndoToSeveral(t *testing.T) {
 	require.Len(t, ev, 1)
 	require.Equal(t, "Mia", ev[0].By)
 	require.Equal(t, res.Teams, ev[0].Teams)
+	require.Equal(t, 2, u.team(0).Reversed)
+	require.Equal(t, 2, u.team(1).Reversed)
+	m := &memStore{t: t, docs: u.w.Docs}
+	require.True(t, m.project())
+	require.Equal(t, RaceLeaderboard{Totals: map[string]int{"A2": 100}, Top: []Standing{{Rank: 1, Player: "A2", Points: 100, Display: "1.00"}},
+		Awards: 5, Reversed: 4}, m.leaderboard())
 	// An award counter never goes down: the next award has a new key.
 	require.Equal(t, 2, u.team(0).Awards)
 	next := u.must(u.teams[0], ActionComplete, map[string]any{"tile": 1, "recorded": 0, "players": []string{"A0"}}, "")
