@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/domain/tilerace"
 	"github.com/meeple-games/meeple/games"
 	"github.com/meeple-games/meeple/store"
@@ -210,6 +211,17 @@ func TestTileRaceWholeRace(t *testing.T) {
 	// so it leads and wins.
 	out := r.mustAct(r.teams[1].token, "claim", map[string]any{"type": "claimPowerupTile", "powerupTile": "pt-1", "claims": 0, "players": []string{"Cap2", "Bo2"}})
 	require.Equal(t, "skip1", r.team(r.teams[1].id).Inventory[0], "%v", out)
+	// A claim awards points and raises no frontier: it wrote its ledger
+	// entries and its team's points itself, and marked the race for the
+	// leaderboard's projection pass in the same commit, so its record has
+	// no effects left to run.
+	rec := domain.ScopedID(r.id, r.teams[1].id) + "~claim"
+	recSnap, err := s.store.FS.Doc("games/" + r.id + "/events/" + rec).Get(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, false, recSnap.Data()["pending"], "the claim's record has no effects to run")
+	marker, err := s.store.FS.Doc("projections/" + r.id + "~" + rec).Get(context.Background())
+	require.NoError(t, err, "the claim marked the race for the projection pass")
+	require.Equal(t, true, marker.Data()["project"])
 
 	winner := ""
 	for round := 1; winner == "" && round < 60; round++ {

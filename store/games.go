@@ -68,10 +68,9 @@ func (g *Games) handlersOf(kind, event string) []domain.Effect {
 }
 
 // pending reports whether a record of these events has effects to run: the
-// platform's stats for a gameOver of a game that keeps them, a handler the
-// game registered, or the projection marker of an event its projection
-// names (a game may derive a document from what its actions wrote without
-// any handler: Tile Race's leaderboard from its teams' points).
+// platform's stats for a gameOver of a game that keeps them, or a handler
+// the game registered. (An event the game's projection names needs only its
+// marker, which the action writes itself: projects.)
 func (g *Games) pending(e domain.Entry, events []domain.Event) bool {
 	for _, ev := range events {
 		if ev.Type == domain.EventGameOver && e.Stats {
@@ -80,7 +79,20 @@ func (g *Games) pending(e domain.Entry, events []domain.Event) bool {
 		if len(g.handlersOf(e.Kind(), ev.Type)) > 0 {
 			return true
 		}
-		if e.Projection != nil && slices.Contains(e.Projection.Events, ev.Type) {
+	}
+	return false
+}
+
+// projects reports whether a record of these events holds one the game's
+// projection names, so the tick's next pass must rebuild it (a game may
+// derive a document from what its actions wrote, with no handler: Tile
+// Race's leaderboard from its teams' points).
+func (g *Games) projects(e domain.Entry, events []domain.Event) bool {
+	if e.Projection == nil {
+		return false
+	}
+	for _, ev := range events {
+		if slices.Contains(e.Projection.Events, ev.Type) {
 			return true
 		}
 	}

@@ -340,13 +340,15 @@ func (at *attempt) write() error {
 			}
 			continue
 		}
-		pending := st.Games.pending(x.entry, s.Events)
-		if pending {
+		// A step with effects, or one the game's projection must hear of,
+		// keeps its own record (the marker names it).
+		rec := st.Games.pending(x.entry, s.Events) || st.Games.projects(x.entry, s.Events)
+		if rec {
 			if err := at.writeRecord(s); err != nil {
 				return err
 			}
 		}
-		ls, err := stepOf(s, x.req.Action.ID, now, pending)
+		ls, err := stepOf(s, x.req.Action.ID, now, rec)
 		if err != nil {
 			return err
 		}
@@ -520,6 +522,15 @@ func (st *Store) writeRecord(tx txn, e domain.Entry, gameID string, s domain.Ste
 	}
 	id := recordID(s, actionID)
 	pending := st.Games.pending(e, s.Events)
+	if !pending && st.Games.projects(e, s.Events) {
+		// Nothing but the projection's marker to write: the action writes
+		// it now, in its own commit (exactly once, as the action is), so the
+		// record has no effects to wait for — no trigger work, no second
+		// write of it. With effects, applying them marks it (apply.go).
+		if err := st.markProjection(tx, gameID, id, e.Kind(), nil, true, now); err != nil {
+			return "", false, err
+		}
+	}
 	actor := map[string]any{"id": s.Actor.ID, "name": s.Actor.Name, "role": string(s.Actor.Role)}
 	if s.Actor.Game != "" {
 		actor["game"] = s.Actor.Game
