@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -262,7 +263,9 @@ func TestTileRaceWholeRace(t *testing.T) {
 	require.Equal(t, before, r.team(r.teams[0].id))
 
 	// Points: one ledger entry per completion, totals by name, the top 10.
-	require.Positive(t, r.applyEffects())
+	// Every action wrote its own points, ledger entries, frontier and
+	// projection marker: no record was left pending.
+	require.Zero(t, r.applyEffects(), "no record left pending")
 	recs, err := s.store.Events(context.Background(), r.id)
 	require.NoError(t, err)
 	want := map[string]int{}
@@ -435,31 +438,86 @@ func TestTileRaceBadRequests(t *testing.T) {
 	})
 }
 
-// TestTileRaceFrontierFallback: completions never read the fog frontier; the
-// store raises it right after, and the completion's event record raises it
-// again in the effects, so a raise lost in between (a crash) is made good.
-func TestTileRaceFrontierFallback(t *testing.T) {
+// TestTileRaceFrontierInTheCompletion: a completion raises the fog frontier
+// in its own commit — revealed at the reply, its tilesRevealed event in the
+// completion's own record, nothing left pending — and teams completing at
+// once (each on the condition that the public board is unchanged since it
+// read it) leave the frontier where the furthest of them took it, every
+// reveal recorded once, in order.
+func TestTileRaceFrontierInTheCompletion(t *testing.T) {
 	s := newStack(t)
-	r := newRace(t, s, 2, true)
+	r := newRace(t, s, 4, true)
 	ctx := context.Background()
-	snap, err := s.store.FS.Doc("games/" + r.id + "/public/board").Get(ctx)
-	require.NoError(t, err)
-	before := snap.Data()
-	require.EqualValues(t, 6, before["revealedUpTo"])
-
-	r.completeTile(r.teams[0], "c1")
-	require.Equal(t, 7, r.board().RevealedUpTo, "raised right after the completion")
-	r.checkFog()
-
-	// As if the store's own raise had never run.
-	_, err = s.store.FS.Doc("games/"+r.id+"/public/board").Set(ctx, before)
-	require.NoError(t, err)
 	require.Equal(t, 6, r.board().RevealedUpTo)
-	r.applyEffects()
-	require.Equal(t, 7, r.board().RevealedUpTo, "raised by the completion's effects")
-	r.checkFog()
 
-	// The game document never carries the frontier: completions read it.
+	out := r.completeTile(r.teams[0], "c1")
+	require.Equal(t, 7, r.board().RevealedUpTo, "raised at the reply")
+	r.checkFog()
+	var revealed []any
+	for _, ev := range out["events"].([]any) {
+		if e := ev.(map[string]any); e["type"] == tilerace.EventTilesRevealed {
+			revealed = append(revealed, e["data"])
+		}
+	}
+	require.Equal(t, []any{map[string]any{"from": float64(7), "to": float64(7)}}, revealed, "the completion's own events say so")
+	rec := domain.ScopedID(r.id, r.teams[0].id) + "~c1"
+	snap, err := s.store.FS.Doc("games/" + r.id + "/events/" + rec).Get(ctx)
+	require.NoError(t, err)
+	require.Equal(t, false, snap.Data()["pending"], "nothing left for the effects")
+	require.Zero(t, r.applyEffects(), "no pending record")
+
+	// Rounds of every team completing at once.
+	for round := 0; round < 4; round++ {
+		type done struct {
+			code int
+			out  map[string]any
+		}
+		results := make([]done, len(r.teams))
+		bodies := make([]map[string]any, len(r.teams))
+		for i, tm := range r.teams {
+			tt := r.team(tm.id)
+			tile := r.board().Tiles[tt.Position-1]
+			require.NotNil(t, tile.Content)
+			bodies[i] = map[string]any{"type": "complete", "tile": tt.Position, "recorded": len(tt.Progress), "players": tm.members[:tile.Content.Min], "complete": true}
+		}
+		var wg sync.WaitGroup
+		for i, tm := range r.teams {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				code, out := r.act(tm.token, fmt.Sprintf("r%d", round), bodies[i])
+				results[i] = done{code, out}
+			}()
+		}
+		wg.Wait()
+		furthest := 0
+		for i, res := range results {
+			require.Equal(t, http.StatusOK, res.code, "team %d: %v", i, res.out)
+			furthest = max(furthest, r.team(r.teams[i].id).Position)
+		}
+		require.Equal(t, tilerace.RevealUpTo(furthest), r.board().RevealedUpTo, "round %d: the furthest team's frontier", round)
+		r.checkFog()
+	}
+	// Every reveal is in one completion's record, each further than the last.
+	recs, err := s.store.Events(ctx, r.id)
+	require.NoError(t, err)
+	last := 6
+	for _, rec := range recs {
+		for _, ev := range rec.Events {
+			if ev.Type != tilerace.EventTilesRevealed {
+				continue
+			}
+			require.Equal(t, "complete", rec.Type, "revealed by a completion")
+			d := ev.Data.(map[string]any)
+			from, to := int(d["from"].(float64)), int(d["to"].(float64))
+			require.Equal(t, last+1, from, "reveals follow each other: %v", d)
+			require.Greater(t, to, last)
+			last = to
+		}
+	}
+	require.Equal(t, r.board().RevealedUpTo, last)
+
+	// The game document never carries the frontier.
 	doc, err := s.store.GameDoc(ctx, r.id)
 	require.NoError(t, err)
 	require.NotContains(t, doc["state"], "revealedUpTo")

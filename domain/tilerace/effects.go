@@ -7,69 +7,14 @@ import (
 	"github.com/meeple-games/meeple/domain"
 )
 
-// Effects are what a race's events do after they are recorded: a completion
-// raises the fog frontier (eagerly, right after the completion commits, and
-// again from its record in case that was lost). Points need no effect: the
-// action that awards them (or the undo that takes them back) writes its
-// team's points and its ledger entries in its own commit (awardLedger,
-// reversalLedger); the leaderboard is the tick's projection of the teams'
-// points (LeaderboardProjection).
-func Effects() []domain.Effect {
-	return []domain.Effect{
-		{Event: EventTileCompleted, Reads: raiseReads, Run: raiseRun, Eager: true},
-	}
-}
-
-// raiseReads: the public board, as a snapshot. Most completions find the
-// frontier far enough already and stop there, holding no lock; completions
-// never read the public board, so raising never makes a team wait.
-func raiseReads(domain.Record) ([]domain.Read, error) {
-	return []domain.Read{{DocID: domain.Doc(SlotPublicBoard, ""), Snapshot: true}}, nil
-}
-
-// raiseRun raises the frontier for the furthest tile the record's completions
-// reached. Raising is monotonic, so a late, repeated or out-of-order run
-// agrees with the others. The game and the private board are read as
-// snapshots too: anything that changes them in a way that matters (fog mode,
-// tile contents, a reset) also rewrites the public board, whose write here is
-// conditional on it being unchanged since the read.
-func raiseRun(d domain.Docs, r domain.Record, now time.Time) (domain.Change, error) {
-	reached := 0
-	for _, e := range r.Events {
-		var c TileCompletedData
-		if e.Type == EventTileCompleted && json.Unmarshal(e.Data, &c) == nil && c.Tile != FinalTile {
-			reached = max(reached, c.Position)
-		}
-	}
-	var pb PublicBoard
-	ok, err := d.Get(domain.Doc(SlotPublicBoard, ""), &pb)
-	if err != nil || !ok || reached == 0 || pb.RevealedUpTo >= RevealUpTo(reached) {
-		return domain.Change{}, err // nothing to reveal (or no such race)
-	}
-	if !d.Has(domain.GameDocID) {
-		return domain.Change{}, domain.Need(
-			domain.Read{DocID: domain.GameDocID, Snapshot: true},
-			domain.Read{DocID: domain.Doc(SlotBoard, ""), Snapshot: true})
-	}
-	doc, err := domain.ReadGame[Game](d, Kind)
-	if err != nil {
-		return domain.Change{}, nil
-	}
-	var bd BoardDoc
-	if _, err := d.Get(domain.Doc(SlotBoard, ""), &bd); err != nil {
-		return domain.Change{}, err
-	}
-	g := doc.State
-	g.RevealedUpTo = pb.RevealedUpTo
-	g, out, raised := RaiseFrontier(g, reached)
-	if !raised {
-		return domain.Change{}, nil // the race is not on
-	}
-	return domain.Change{
-		Writes: []domain.Write{{DocID: domain.Doc(SlotPublicBoard, ""), Value: publicBoard(g, bd.Board)}},
-		Steps:  []domain.Step{{Actor: domain.System, Type: "raiseFrontier", Events: SayAll(out.Events)}},
-	}, nil
-}
+// Effects are what a race's events do after they are recorded: nothing
+// any more (issue 22). A completion raises the fog frontier in its own
+// commit (raiseAfter); the action that awards points (or the undo that
+// takes them back) writes its team's points and its ledger entries in its
+// own commit (awardLedger, reversalLedger); the leaderboard is the tick's
+// projection of the teams' points (LeaderboardProjection), for which the
+// actions mark the race themselves.
+func Effects() []domain.Effect { return nil }
 
 // LeaderboardProjection builds the race's public/leaderboard from its
 // teams' points, in the tick (once per projection pass, for a race one of

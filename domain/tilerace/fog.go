@@ -1,5 +1,7 @@
 package tilerace
 
+import "encoding/json"
+
 // VisionRange is how many tiles ahead of the furthest team the fog lifts
 // (ruling 15): 5, 4 from tile 28, 3 from tile 42, 2 from tile 52.
 func VisionRange(furthest int) int {
@@ -63,9 +65,7 @@ func revealFor(g *Game, o *Outcome, pos int) []int {
 }
 
 // RaiseFrontier raises the fog frontier for a team that has reached tile
-// pos: what a completion leaves to the store to do after it, in a
-// transaction of its own over the game and the public board, so that
-// completions read nothing another team's completion writes. The rule is
+// pos: a completion does it after advancing (raiseAfter). The rule is
 // monotonic (RevealUpTo never decreases), so raising late, twice or out of
 // order gives the same frontier. It reports whether the frontier moved;
 // nothing moves unless the race is on.
@@ -150,4 +150,28 @@ func visibleToPlayers(g Game, ns []int) []int {
 		}
 	}
 	return out
+}
+
+// raiseAfter raises the frontier for the furthest tile a completion's
+// events say a team reached (the final tile reveals nothing more), adding
+// the reveal's events and the public board's write to o.
+func raiseAfter(g Game, o *Outcome) Game {
+	reached := 0
+	for _, e := range o.Events {
+		if e.Type != EventTileCompleted {
+			continue
+		}
+		var c TileCompletedData
+		if b, err := json.Marshal(e.Data); err == nil && json.Unmarshal(b, &c) == nil && c.Tile != FinalTile {
+			reached = max(reached, c.Position)
+		}
+	}
+	ng, ro, raised := RaiseFrontier(g, reached)
+	if !raised {
+		return g
+	}
+	o.Events = append(o.Events, ro.Events...)
+	o.write(ro.Writes...)
+	o.publish(ro.Publish...)
+	return ng
 }

@@ -256,8 +256,9 @@ func (RaceGame) Plan(a domain.Action) (domain.Plan, error) {
 			reads = append(reads, domain.Read{DocID: domain.Doc(SlotHistory, ""), All: true, Newest: HistoryDepth, Order: historyOrder})
 		}
 	}
-	if spec.Who != WhoTeam {
-		reads = append(reads, domain.Locked(domain.Doc(SlotPublicBoard, "")))
+	if spec.Who != WhoTeam || a.Type == ActionComplete {
+		// A completion raises the fog frontier kept there (raiseAfter).
+		reads = append(reads, lock(domain.Doc(SlotPublicBoard, "")))
 	}
 	return domain.Plan{Reads: reads}, nil
 }

@@ -101,7 +101,7 @@ type Spec struct {
 // store also reads the content of the tiles in Outcome.Publish (before
 // writing anything) to project them with PublicTiles.
 var Specs = map[string]Spec{
-	ActionComplete:         {Summary: "record completions on the team's current tile; at min it advances", Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocTile}, Writes: []Doc{DocTeam, DocGame}},
+	ActionComplete:         {Summary: "record completions on the team's current tile; at min it advances", Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocTile, DocPublicBoard}, Writes: []Doc{DocTeam, DocGame, DocPublicBoard}},
 	ActionClaimPowerupTile: {Summary: "claim a powerup tile's reward with its completions", Who: WhoTeam, Reads: []Doc{DocGame, DocTeam, DocPowerupTile}, Writes: []Doc{DocTeam, DocPowerupTile}},
 	// usePowerup reads only what its powerup needs (PowerupReads); this is
 	// the union.

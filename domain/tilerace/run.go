@@ -88,6 +88,13 @@ func Run(c Ctx, v Values, in Input) (Values, Outcome, error) {
 		}
 		tile, _ := v.Board.Tile(v.Team.Position)
 		v.Game, v.Team, o, err = Complete(c, v.Game, v.Team, tile, *r)
+		if err == nil && o.Wrote(DocTeam) {
+			// The fog frontier follows the team in the same commit (its
+			// write is conditional on the public board being unchanged
+			// since the read, so two teams raising it at once end as one
+			// serial order would).
+			v.Game = raiseAfter(v.Game, &o)
+		}
 	case ActionClaimPowerupTile:
 		r, ok := in.Req.(*ClaimRequest)
 		if !ok {

@@ -95,9 +95,16 @@ func TestRunMatchesActions(t *testing.T) {
 	req := CompleteRequest{Team: "t1", Tile: 1, Players: []string{"t1-cap"}, Complete: tile.Min <= 1}
 	g, team, want, err := Complete(ctx(teamAct("t1")), w.g, w.teams["t1"], tile, req)
 	require.NoError(t, err)
+	// Run raises the fog frontier after the completion, as RaiseFrontier
+	// does for the team's new position.
+	g, raised, _ := RaiseFrontier(g, team.Position)
+	want.Events = append(want.Events, raised.Events...)
+	want.Writes = append(want.Writes, raised.Writes...)
+	want.Publish = append(want.Publish, raised.Publish...)
 	v, got, err := Run(ctx(teamAct("t1")), valuesOf(w, "t1", ""), Input{Type: ActionComplete, Req: &req})
 	require.NoError(t, err)
 	require.Equal(t, jsonOf(t, want), jsonOf(t, got))
+	require.ElementsMatch(t, want.Writes, got.Writes)
 	require.Equal(t, g, v.Game)
 	require.Equal(t, team, v.Team)
 }
