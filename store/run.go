@@ -161,6 +161,7 @@ type execution struct {
 	req          Request
 	plan         domain.Plan
 	seed         string // a create's seed
+	created      bool   // the last successful attempt created the game (with seed)
 	done         Done
 	steps        int // steps applied by the last successful attempt
 	eagerRecords []eagerRecord
@@ -669,7 +670,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 	fast := x.batchable()
 	attempt := func() error {
 		return st.batched(ctx, &fast, x.key(), func(ctx context.Context, tx txn) error {
-			reply, x.eagerRecords, x.steps, x.done = nil, nil, 0, Done{}
+			reply, x.eagerRecords, x.steps, x.done, x.created = nil, nil, 0, Done{}, false
 			at, err := x.run(ctx, tx, st.now())
 			var again retried
 			if errors.As(err, &again) {
@@ -736,6 +737,9 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 			if err := at.write(); err != nil {
 				return err
 			}
+			if w, ok := at.change.GameWrite(); ok && w.Create {
+				x.created = true
+			}
 			if at.recorded {
 				return nil // the game document keeps it (log.go)
 			}
@@ -784,6 +788,12 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 		}
 		if err != nil {
 			return nil, err
+		}
+		if x.created && x.seed != "" {
+			// This process made the game and knows its seed: its first roll
+			// need not read it back (seedCache). Only after the commit — a
+			// concurrent create under the same id may have won with another.
+			st.seeds.put(gameID, x.seed)
 		}
 		return reply, nil
 	}
