@@ -30,20 +30,16 @@ func newRoomCode() string {
 	return string(b)
 }
 
-// freeRoomCode picks a room code no open room uses, reading candidates in tx
-// ("" when five random candidates were all taken).
-func (st *Store) freeRoomCode(tx txn) (string, error) {
-	for i := 0; i < 5; i++ {
-		candidate := newRoomCode()
-		_, err := tx.Get(st.roomRef(candidate))
-		if status.Code(err) == codes.NotFound {
-			return candidate, nil
-		}
-		if err != nil {
-			return "", err
-		}
+// freeRoomCode picks a room code for a game being created. It reads
+// nothing: the create makes rooms/{code} with Create, which fails if an
+// open room holds the code, and the action then runs again (AlreadyExists,
+// runAction) with another random code — one chance in about 10⁹ per open
+// room, where a read per create cost every game a document read.
+func (st *Store) freeRoomCode(txn) (string, error) {
+	if st.RoomCodes != nil {
+		return st.RoomCodes(), nil
 	}
-	return "", nil
+	return newRoomCode(), nil
 }
 
 // ResolveRoom returns the id of the game a room code stands for.

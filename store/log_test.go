@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/meeple-games/meeple/domain/pig"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -151,4 +153,39 @@ func logSteps(t *testing.T, v any) []map[string]any {
 	var out []map[string]any
 	require.NoError(t, json.Unmarshal([]byte(s), &out))
 	return out
+}
+
+// A create picks its room code without reading: a code an open room holds
+// fails the create's commit, and the create runs again with another code.
+func TestCreateWithATakenRoomCode(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	var mu sync.Mutex
+	codes := []string{"TAKEN2", "TAKEN2", "FREE23"}
+	f.st.RoomCodes = func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		c := codes[0]
+		if len(codes) > 1 {
+			codes = codes[1:]
+		}
+		return c
+	}
+	_, err := f.st.FS.Doc("rooms/TAKEN2").Set(ctx, map[string]any{"gameId": "other", "kind": pig.Kind})
+	require.NoError(t, err)
+	reply, err := f.run(t, ann, "", "c1", domain.ActionCreate, map[string]any{"target": 100})
+	require.NoError(t, err)
+	b, err := json.Marshal(reply.Result)
+	require.NoError(t, err)
+	var created domain.Created
+	require.NoError(t, json.Unmarshal(b, &created))
+	if got, want := created.RoomCode, "FREE23"; got != want {
+		t.Fatalf("got room code %q, want %q", got, want)
+	}
+	taken, err := f.st.FS.Doc("rooms/TAKEN2").Get(ctx)
+	require.NoError(t, err)
+	require.Equal(t, "other", taken.Data()["gameId"], "the open room keeps its code")
+	free, err := f.st.FS.Doc("rooms/FREE23").Get(ctx)
+	require.NoError(t, err)
+	require.Equal(t, reply.GameID, free.Data()["gameId"])
 }

@@ -37,6 +37,10 @@ type Store struct {
 	// left of the request's deadline when that is sooner.
 	ComputeBudget time.Duration
 
+	// RoomCodes picks a room code candidate (nil: random, newRoomCode);
+	// tests set it to make two creates pick the same code.
+	RoomCodes func() string
+
 	seeds seedCache // the seeds of games this process has played (log.go)
 	// needTx holds the actions ("{kind}/{type}") that asked a batch for a
 	// read only a transaction makes (txn.go): they start in one from then on.
