@@ -197,6 +197,7 @@ func (r *race) applyEffects() int {
 }
 
 func TestTileRaceWholeRace(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 5, true)
 	r.checkFog()
@@ -320,6 +321,7 @@ func TestTileRaceRetriesAndDoubleSubmits(t *testing.T) {
 }
 
 func TestTileRaceBadRequests(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 2, true)
 	other := newRace(t, s, 1, true)
@@ -408,6 +410,7 @@ func TestTileRaceBadRequests(t *testing.T) {
 // store raises it right after, and the completion's event record raises it
 // again in the effects, so a raise lost in between (a crash) is made good.
 func TestTileRaceFrontierFallback(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 2, true)
 	ctx := context.Background()
@@ -437,6 +440,7 @@ func TestTileRaceFrontierFallback(t *testing.T) {
 // TestTileRaceFirebaseUID: team and admin Firebase uids name their game, so
 // two games' master admins are two Firebase users.
 func TestTileRaceFirebaseUID(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	a, b := newRace(t, s, 1, false), newRace(t, s, 1, false)
 	for _, r := range []*race{a, b} {

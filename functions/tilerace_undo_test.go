@@ -117,6 +117,7 @@ func copyState(m map[string]map[string]any) map[string]map[string]any {
 // Undo after every kind of state-changing action, through the functions
 // against the emulator: every document and the points are as before.
 func TestTileRaceUndoEveryAction(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 2, true)
 	t0, t1 := r.teams[0], r.teams[1]
@@ -220,6 +221,7 @@ func TestTileRaceUndoEveryAction(t *testing.T) {
 // entries, also when an earlier undo already changed the leaderboard, and
 // whichever of an award and its reversal is applied first.
 func TestTileRaceUndoPoints(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 3, true)
 	ctx := context.Background()
@@ -322,6 +324,7 @@ func (tm raceTeam) actor(r *race) string { return r.id + ":" + tm.id }
 // since is never overwritten: 409 naming it, nothing written. Undo after a
 // win puts the race back on.
 func TestTileRaceUndoConflictAndWin(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 2, true)
 	tm := r.teams[0]
@@ -372,6 +375,7 @@ func TestTileRaceUndoConflictAndWin(t *testing.T) {
 // the last 50 with one query; no entry carries a hidden tile's content;
 // refused actions write nothing.
 func TestTileRaceEventLog(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 2, true)
 	ctx := context.Background()
