@@ -15,6 +15,7 @@ import (
 // is refused by every other game and by every other race; the masters of two
 // races are two actors.
 func TestAdmission(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	a, b := newRace(t, s, 1, true), newRace(t, s, 1, true)
 	scoped := map[string]string{"master": a.master, "admin": a.admin, "team": a.teams[0].token}
@@ -50,6 +51,7 @@ func TestAdmission(t *testing.T) {
 // The rule is the platform's: every registered game whose create takes
 // "private" and which has a join is in the table, or the test fails.
 func TestPrivateRooms(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	ctx := context.Background()
 	host, eve, bob := s.guest("Host"), s.guest("Eve"), s.guest("Bob")

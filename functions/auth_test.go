@@ -14,6 +14,7 @@ import (
 )
 
 func TestGuestSignIn(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	code, out := s.post("", "Auth", map[string]any{"type": "guest", "nickname": "  Ann  "})
 	require.Equal(t, http.StatusOK, code, "%v", out)
@@ -30,6 +31,7 @@ func TestGuestSignIn(t *testing.T) {
 }
 
 func TestRegisterLoginAndThrottle(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	reg := map[string]any{"type": "register", "username": "Coach_1", "password": "correct horse", "nickname": "Coach"}
 	code, out := s.post("", "Auth", reg)
@@ -98,6 +100,7 @@ func TestSignInUnderContention(t *testing.T) {
 // TestSignOutAll: signing out everywhere ends every session of the player;
 // signing in again gives a working one.
 func TestSignOutAll(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	code, out := s.post("", "Auth", map[string]any{"type": "register", "username": "leaver", "password": "correct horse"})
 	require.Equal(t, http.StatusOK, code, "%v", out)
@@ -120,6 +123,7 @@ func TestSignOutAll(t *testing.T) {
 }
 
 func TestAuthBadRequests(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	tests := []struct {
 		name   string

@@ -15,6 +15,7 @@ import (
 // status and code it says, sent as written, and the game it names is
 // unchanged.
 func TestBadInputTable(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile("../docs/security.md")
 	require.NoError(t, err)
 	table := regexp.MustCompile(`(?s)<!-- bad-input-table -->(.*)<!-- /bad-input-table -->`).FindSubmatch(doc)

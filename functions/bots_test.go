@@ -24,6 +24,7 @@ func createDashDice(t *testing.T, s *stack, p player, actionID string) string {
 }
 
 func TestAddBotRefusals(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	alice, bob := s.guest("Alice"), s.guest("Bob")
 	open := createDashDice(t, s, alice, "c-open")
@@ -116,6 +117,7 @@ func TestAddBotSeatsOnceAndPlays(t *testing.T) {
 }
 
 func TestQuickMatchOffersABotAfterTheWait(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	alice := s.guest("Alice")
 	qm := map[string]any{"actionId": "q1", "type": domain.ActionQuickMatch, "mode": "classic", "botAfter": 10}
@@ -144,6 +146,7 @@ func TestQuickMatchOffersABotAfterTheWait(t *testing.T) {
 }
 
 func TestQuickMatchBotAfterRefusals(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	alice := s.guest("Alice")
 	for _, c := range []struct {

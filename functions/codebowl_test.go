@@ -117,6 +117,7 @@ func (s *stack) cbMatchOf(host, joiner player, hostTeam, joinTeam string, opts m
 // twice and the team loses the player exactly once; at the end both teams
 // are unlocked and hold exactly the match's dead; a spectator reads it all.
 func TestCodeBowlEndToEnd(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	src, err := os.ReadFile("../firestore.rules")
 	require.NoError(t, err)
@@ -356,6 +357,7 @@ func cbPick(m codebowl.Match, coach string, moves []any, n int) map[string]any {
 // TestCodeBowlBadRequests: each refusal has its status and code, names what
 // is at fault, and changes nothing.
 func TestCodeBowlBadRequests(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	ann, ben := s.cbCoach("cb_ann"), s.cbCoach("cb_ben")
 	reds := s.cbTeam(ann, "t1", cbSpec("Reds", 4, 4, 4))
@@ -412,6 +414,7 @@ func TestCodeBowlBadRequests(t *testing.T) {
 // TestCodeBowlChatLimit: 5 messages per coach per 10 s, the sixth 429; a
 // retry posts nothing twice; the window slides.
 func TestCodeBowlChatLimit(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	ann, ben := s.cbCoach("cb_ann"), s.cbCoach("cb_ben")
 	id := s.cbMatchOf(ann, ben, s.cbTeam(ann, "t1", cbSpec("Reds", 4, 4, 4)), s.cbTeam(ben, "t1", cbSpec("Blues", 4, 4, 4)), map[string]any{})
@@ -442,6 +445,7 @@ func TestCodeBowlChatLimit(t *testing.T) {
 // made for the coach (the default formation) as of the deadline, by the
 // tick's advance; the next deadline counts from the expired one.
 func TestCodeBowlTurnTimeout(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	ann, ben := s.cbCoach("cb_ann"), s.cbCoach("cb_ben")
 	id := s.cbMatchOf(ann, ben, s.cbTeam(ann, "t1", cbSpec("Reds", 4, 4, 4)), s.cbTeam(ben, "t1", cbSpec("Blues", 4, 4, 4)), map[string]any{"turnSeconds": 30})
@@ -486,6 +490,7 @@ func TestCodeBowlTurnTimeout(t *testing.T) {
 // after the join window, and the home coach leaving a waiting match cancels
 // it too: both unlock the team, with no result.
 func TestCodeBowlMatchLifecycle(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	ann, ben := s.cbCoach("cb_ann"), s.cbCoach("cb_ben")
 	reds := s.cbTeam(ann, "t1", cbSpec("Reds", 4, 4, 4))
@@ -538,6 +543,7 @@ func TestCodeBowlMatchLifecycle(t *testing.T) {
 // transaction; a coach whose team went into another match while waiting
 // leaves the queue to the next one searching.
 func TestCodeBowlQuickMatch(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	ann, ben, cid := s.cbCoach("cbq_ann"), s.cbCoach("cbq_ben"), s.cbCoach("cbq_cid")
 	reds := s.cbTeam(ann, "t1", cbSpec("Reds", 4, 4, 4))

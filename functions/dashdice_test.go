@@ -134,6 +134,7 @@ func (m *match) replay(t *testing.T, mode dashdice.Mode, opts dashdice.Options, 
 }
 
 func TestDashDiceWholeMatchInEveryMode(t *testing.T) {
+	t.Parallel()
 	for _, mode := range dashdice.BuiltinModes() {
 		t.Run(mode.ID, func(t *testing.T) {
 			s := newStack(t)
@@ -177,6 +178,7 @@ func TestDashDiceWholeMatchInEveryMode(t *testing.T) {
 }
 
 func TestDashDiceRetriedActionReturnsFirstReply(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	alice, bob := s.guest("Alice"), s.guest("Bob")
 	m := newMatch(s, "classic", 0, alice, bob)
@@ -226,6 +228,7 @@ func TestDashDiceConcurrentRollsOnOneTurnApplyOnce(t *testing.T) {
 }
 
 func TestDashDiceBadRequestsChangeNothing(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	alice, bob, carol := s.guest("Alice"), s.guest("Bob"), s.guest("Carol")
 	m := newMatch(s, "true-grit", 0, alice, bob)
@@ -292,6 +295,7 @@ func TestDashDiceBadRequestsChangeNothing(t *testing.T) {
 }
 
 func TestDashDiceTimeoutSameWhetherTickOrRequestComesFirst(t *testing.T) {
+	t.Parallel()
 	final := map[string]dashdice.Match{}
 	for _, path := range []string{"tick", "request"} {
 		t.Run(path, func(t *testing.T) {

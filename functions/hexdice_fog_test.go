@@ -517,6 +517,7 @@ func playFogGame(t *testing.T, s *stack, c *docCounter, stats *fogScanStats, mod
 // MEEPLE_FOG_SCAN=full scans four and plays two games without fog for the
 // cost comparison of fog on and off (the closing note's figures).
 func TestHexDiceFogLeakScan(t *testing.T) {
+	t.Parallel()
 	s, c := countedStack(t)
 	fogStats := &fogScanStats{cost: map[string]*actionCost{}}
 	plainStats := &fogScanStats{cost: map[string]*actionCost{}}

@@ -131,6 +131,7 @@ func moveTypes(out map[string]any) map[string]bool {
 // turns, to a win: the result, the gameOver record, the revealed seed, the
 // map document, and a replay of every action that gives the same state.
 func TestHexDiceGamePlayedToAWin(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	alice, bob, carol := s.guest("Alice"), s.guest("Bob"), s.guest("Carol")
 	g := newHexGame(s, alice, hexdice.CreateRequest{Size: hexdice.Small, TurnSeconds: 120, Mode: hexdice.Alternating, Private: true, MapSeed: "m1"}, "hex-seed-win")
@@ -233,6 +234,7 @@ func TestHexDiceGamePlayedToAWin(t *testing.T) {
 // deadline, whether the tick (store.Advance) or the next request notices it
 // first; the next turn's deadline counts from the old deadline.
 func TestHexDiceTurnTimeout(t *testing.T) {
+	t.Parallel()
 	for _, path := range []string{"tick", "request"} {
 		t.Run(path, func(t *testing.T) {
 			s := newStack(t)
@@ -288,6 +290,7 @@ func TestHexDiceTurnTimeout(t *testing.T) {
 // disconnected, and 60 s later forfeits; the tick applies both as of their
 // deadlines while the opponent keeps sending heartbeats.
 func TestHexDiceDisconnectForfeit(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	alice, bob := s.guest("Alice"), s.guest("Bob")
 	g := newHexGame(s, alice, hexdice.CreateRequest{Size: hexdice.Medium, TurnSeconds: 90, Mode: hexdice.Alternating}, "hex-seed-forfeit")
@@ -357,6 +360,7 @@ func projectOf(s *stack) string {
 // and when the planning timer runs out the tick submits the saved draft as
 // it is, as of the deadline.
 func TestHexDiceSimultaneousOrders(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	src, err := os.ReadFile("../firestore.rules")
 	require.NoError(t, err)
@@ -447,6 +451,7 @@ func TestHexDiceSimultaneousOrders(t *testing.T) {
 // TestHexDiceRetriedAction: the same actionId returns the first reply and
 // changes nothing; reused for another request it is refused.
 func TestHexDiceRetriedAction(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	alice, bob := s.guest("Alice"), s.guest("Bob")
 	g := newHexGame(s, alice, hexdice.CreateRequest{Size: hexdice.Small, Mode: hexdice.Alternating}, "hex-seed-retry")
@@ -481,6 +486,7 @@ func TestHexDiceRetriedAction(t *testing.T) {
 // TestHexDiceBadRequests: each bad request gets its status and code, a
 // message naming the field at fault, and changes nothing.
 func TestHexDiceBadRequests(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	alice, bob, carol := s.guest("Alice"), s.guest("Bob"), s.guest("Carol")
 	g := newHexGame(s, alice, hexdice.CreateRequest{Size: hexdice.Small, Mode: hexdice.Alternating, Private: true, MapSeed: "m3"}, "hex-seed-bad")
@@ -549,6 +555,7 @@ func TestHexDiceBadRequests(t *testing.T) {
 // TestHexDiceQuickMatch: two players calling quickMatch are paired into the
 // default room (medium, 90 s, alternating), with its map document.
 func TestHexDiceQuickMatch(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	alice, bob := s.guest("Alice"), s.guest("Bob")
 	quick := func(p player, actionID string) map[string]any {
@@ -602,6 +609,7 @@ func (c stackCaller) FirestoreHost() string      { return storetest.EmulatorHost
 // and then every curl command it prints (those naming $ADA or $BEN), in
 // order, as a person pasting them would: each must succeed.
 func TestHexDiceDemoCommandsWorkAsPrinted(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	var demo domain.Demo
 	for _, e := range games.All() {

@@ -549,6 +549,7 @@ type functionsError struct {
 // TestHostileTableCoversEveryKind: the table sends something to every kind
 // a field may declare, and its bodies put the value where the path says.
 func TestHostileTableCoversEveryKind(t *testing.T) {
+	t.Parallel()
 	body := map[string]any{}
 	bodyAt(body, "orders.troops[].move.q", json.RawMessage("5"))
 	raw, _ := json.Marshal(body)

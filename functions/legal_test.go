@@ -23,6 +23,7 @@ func (s *stack) moves(token, fn, gameID string) []string {
 // TestLegalAndAdvance: every game answers "legal" the same way, and a client
 // may send "advance" once a deadline it sees has passed.
 func TestLegalAndAdvance(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	alice, bob := s.guest("Alice"), s.guest("Bob")
 	m := newMatch(s, "classic", 30, alice, bob) // Bob joined: he calls odd or even

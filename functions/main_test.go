@@ -24,6 +24,17 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(storetest.Main(m)) }
 
+// Every test makes its own stack (newStack: its own emulator project, its
+// own clock), so most tests run in parallel (t.Parallel) against the one
+// emulator; the package sets no global a test depends on. These stay serial,
+// and so run before the parallel ones, alone: the tests that fire requests
+// at once and hold what contention does (concurrent rolls, submissions,
+// completions, sign-ins, the quick-match crowd, hostile fields, the
+// simulation's compute bound), and those where a strong bot plays a whole
+// game — a bot thinks within a wall-clock budget, so on a machine busier
+// with other tests it plays weaker and the game lasts much longer (a Hex &
+// Dice game went from 33 bot moves to 318).
+
 // stack is the HTTP functions served over a real socket against the emulator.
 type stack struct {
 	t     *testing.T

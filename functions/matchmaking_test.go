@@ -18,6 +18,7 @@ import (
 )
 
 func TestDashDiceQuickMatch(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	alice, bob, carol := s.guest("Alice"), s.guest("Bob"), s.guest("Carol")
 	quick := func(p player, actionID, mode string) map[string]any {
@@ -56,6 +57,7 @@ func TestDashDiceQuickMatch(t *testing.T) {
 }
 
 func TestDashDiceForfeitAndRematch(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	alice, bob := s.guest("Alice"), s.guest("Bob")
 	m := newMatch(s, "last-line", 0, alice, bob)
@@ -91,6 +93,7 @@ func TestDashDiceForfeitAndRematch(t *testing.T) {
 }
 
 func TestDashDiceListenerSeesEveryChange(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	alice, bob := s.guest("Alice"), s.guest("Bob")
 	m := newMatch(s, "classic", 0, alice, bob)

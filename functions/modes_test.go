@@ -12,6 +12,7 @@ import (
 )
 
 func TestDashDiceModesFromConfiguration(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	alice := s.guest("Alice")
 	ctx := context.Background()

@@ -86,6 +86,7 @@ func (g *pbGame) player(id string) player {
 // the next request applies the expiry as of the deadline; an absent host
 // is removed after three in a row and the game goes on.
 func TestPartyBoardTurnTimer(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, path := range []string{"tick", "request"} {
 		t.Run(path, func(t *testing.T) {
@@ -156,6 +157,7 @@ func TestPartyBoardTurnTimer(t *testing.T) {
 // TestPartyBoardRemovePlayer: the host removes a player mid-game, another
 // leaves, and the one player left wins.
 func TestPartyBoardRemovePlayer(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	ctx := context.Background()
 	g := newPBGame(s, "remove", nil, "Ash", "Misty", "Brock")

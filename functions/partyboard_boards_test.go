@@ -18,6 +18,7 @@ import (
 // TestPartyBoardEditorActions: what a web board editor and a client that
 // draws any board need: getBoard, uploadBoard with dryRun, simulateBoard.
 func TestPartyBoardEditorActions(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	ctx := context.Background()
 	ann := s.guest("Ann")

@@ -19,6 +19,7 @@ import (
 )
 
 func TestPartyBoardUploadAndList(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	host := s.guest("Host")
 
@@ -93,6 +94,7 @@ func pbInput(g partyboard.Game, n int) (string, map[string]any) {
 }
 
 func TestPartyBoardWholeGameOverHTTP(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	ctx := context.Background()
 	players := map[string]player{}

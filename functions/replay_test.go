@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,7 +25,10 @@ var enders = map[string]bool{"forfeit": true, "surrender": true, "removePlayer":
 
 // docSizes are the largest game document seen per kind, as JSON, with the
 // replay payloads its log now keeps ("p") and without them (as before).
-var docSizes = map[string][2]int{}
+var (
+	docSizes   = map[string][2]int{}
+	docSizesMu sync.Mutex // the kinds replay in parallel
+)
 
 // measure notes the size of game id's document, with and without the log's
 // payloads, and returns its status.
@@ -44,8 +49,10 @@ func measure(t *testing.T, s *stack, fn, id string) string {
 			}
 		}
 	}
+	docSizesMu.Lock()
 	sz := docSizes[fn]
 	docSizes[fn] = [2]int{max(sz[0], len(with)), max(sz[1], without)}
+	docSizesMu.Unlock()
 	st, _ := data["status"].(string)
 	return st
 }
@@ -102,6 +109,17 @@ func randomPlay(t *testing.T, s *stack, fn, id string, players []player, seed ui
 	}
 	t.Fatalf("game %s did not end in %d actions", id, n)
 	return n
+}
+
+// randomGames is how many random games a test plays: full, or fewer under
+// the race detector (every check still runs on every game played; fewer
+// games only try fewer seeds). MEEPLE_FULL_GAMES=1 plays the full count
+// under the race detector too.
+func randomGames(full, fewer int) int {
+	if raceEnabled && os.Getenv("MEEPLE_FULL_GAMES") == "" {
+		return fewer
+	}
+	return full
 }
 
 // replayed asks for the replay of game id as p and checks it: verified, its
@@ -175,160 +193,176 @@ func replayDocs(res map[string]any) map[string]any {
 
 // TestReplayEveryGame plays finished games of every registered kind through
 // the real functions and replays each, requiring the replay's final state
-// to equal the stored one; it logs the counts per game.
+// to equal the stored one; it logs the counts per game. Each kind plays on
+// a stack of its own (its own project and clock: randomPlay moves the clock
+// past deadlines, which must reach no other kind's games), so the kinds run
+// in parallel. Party Board and CodeBowl play two games each, one under the
+// race detector (MEEPLE_FULL_GAMES=1: two).
 func TestReplayEveryGame(t *testing.T) {
-	s := newStack(t)
-	eve := s.guest("Eve") // a spectator
+	t.Parallel()
+	var mu sync.Mutex
 	counts := map[string]int{}
 	actions := map[string]int{}
-	check := func(t *testing.T, fn, id string, players []player, n int) {
+	// kind runs f as a parallel subtest on a fresh stack with a spectator,
+	// eve.
+	kind := func(t *testing.T, name string, f func(t *testing.T, s *stack, eve player)) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s := newStack(t)
+			f(t, s, s.guest("Eve"))
+		})
+	}
+	check := func(t *testing.T, s *stack, eve player, fn, id string, players []player, n int) {
 		t.Helper()
-		res := replayed(t, s, fn, id, players[0])
+		replayed(t, s, fn, id, players[0])
 		replayed(t, s, fn, id, eve)
+		mu.Lock()
+		defer mu.Unlock()
 		counts[fn]++
 		actions[fn] += n
-		_ = res
 	}
 
-	t.Run("DashDice", func(t *testing.T) {
-		for i, mode := range []string{"classic", "zero-hour"} {
-			alice, bob := s.guest(fmt.Sprint("Al", i)), s.guest(fmt.Sprint("Bo", i))
-			m := newSeededMatch(s, mode, 30, fmt.Sprint("dd-seed-", i), alice, bob)
-			n := randomPlay(t, s, "DashDice", m.id, []player{alice, bob}, uint64(i), 200)
-			check(t, "DashDice", m.id, []player{alice, bob}, n)
-		}
-	})
-	t.Run("DashDiceQuickMatch", func(t *testing.T) {
-		alice, bob := s.guest("Qa"), s.guest("Qb")
-		code, out := s.post(alice.Token, "DashDice", map[string]any{"type": "quickMatch", "actionId": "q1", "mode": "classic"})
-		require.Equal(t, http.StatusOK, code, "%v", out)
-		code, out = s.post(bob.Token, "DashDice", map[string]any{"type": "quickMatch", "actionId": "q2", "mode": "classic"})
-		require.Equal(t, http.StatusOK, code, "%v", out)
-		id, _ := out["gameId"].(string)
-		require.NotEmpty(t, id, "paired: %v", out)
-		n := randomPlay(t, s, "DashDice", id, []player{alice, bob}, 11, 200)
-		check(t, "DashDice", id, []player{alice, bob}, n)
-	})
-	t.Run("DashDiceRematch", func(t *testing.T) {
-		// A rematch's game has no create: it replays from the state the
-		// finished match spawned it with; the finished match, asked for a
-		// rematch after its end, still replays.
-		alice, bob := s.guest("Ra"), s.guest("Rb")
-		m := newSeededMatch(s, "classic", 30, "dd-rematch", alice, bob)
-		n := randomPlay(t, s, "DashDice", m.id, []player{alice, bob}, 12, 200)
-		for _, p := range []player{alice, bob} {
-			code, out := s.post(p.Token, "DashDice", map[string]any{"gameId": m.id, "type": "rematch", "actionId": "again"})
+	t.Run("kinds", func(t *testing.T) {
+		kind(t, "DashDice", func(t *testing.T, s *stack, eve player) {
+			for i, mode := range []string{"classic", "zero-hour"} {
+				alice, bob := s.guest(fmt.Sprint("Al", i)), s.guest(fmt.Sprint("Bo", i))
+				m := newSeededMatch(s, mode, 30, fmt.Sprint("dd-seed-", i), alice, bob)
+				n := randomPlay(t, s, "DashDice", m.id, []player{alice, bob}, uint64(i), 200)
+				check(t, s, eve, "DashDice", m.id, []player{alice, bob}, n)
+			}
+		})
+		kind(t, "DashDiceQuickMatch", func(t *testing.T, s *stack, eve player) {
+			alice, bob := s.guest("Qa"), s.guest("Qb")
+			code, out := s.post(alice.Token, "DashDice", map[string]any{"type": "quickMatch", "actionId": "q1", "mode": "classic"})
 			require.Equal(t, http.StatusOK, code, "%v", out)
-		}
-		check(t, "DashDice", m.id, []player{alice, bob}, n)
-		next := dashdice.RematchID(m.id)
-		n = randomPlay(t, s, "DashDice", next, []player{alice, bob}, 13, 200)
-		check(t, "DashDice", next, []player{alice, bob}, n)
-	})
-	t.Run("PartyBoard", func(t *testing.T) {
-		for i := 0; i < 2; i++ {
-			g := newPBGame(s, fmt.Sprint("pb-seed-", i), nil, fmt.Sprint("Pa", i), fmt.Sprint("Pb", i), fmt.Sprint("Pc", i))
-			n := randomPlay(t, s, "PartyBoard", g.id, g.players, uint64(20+i), 600)
-			check(t, "PartyBoard", g.id, g.players, n)
-		}
-	})
-	t.Run("HexDice", func(t *testing.T) {
-		for i, mode := range []string{"alternating", "simultaneous"} {
-			host, guest := s.guest(fmt.Sprint("Ha", i)), s.guest(fmt.Sprint("Hb", i))
-			code, out := s.post(host.Token, "HexDice", map[string]any{"type": "create", "actionId": fmt.Sprint("hx", i), "size": "small", "mode": mode, "seed": fmt.Sprint("hx-seed-", i)})
+			code, out = s.post(bob.Token, "DashDice", map[string]any{"type": "quickMatch", "actionId": "q2", "mode": "classic"})
 			require.Equal(t, http.StatusOK, code, "%v", out)
-			id := out["result"].(map[string]any)["gameId"].(string)
-			code, out = s.post(guest.Token, "HexDice", map[string]any{"type": "join", "actionId": "j", "gameId": id})
-			require.Equal(t, http.StatusOK, code, "%v", out)
-			n := randomPlay(t, s, "HexDice", id, []player{host, guest}, uint64(30+i), 150)
-			check(t, "HexDice", id, []player{host, guest}, n)
-			// Hidden orders never reach a readable document: no orders step
-			// of the game's log or history carries its payload.
-			orders := 0
-			for _, st := range loggedSteps(t, s, id) {
-				if st["type"] == "orders" {
-					orders++
-					require.NotContains(t, st, "p", "an orders payload in a readable log")
+			id, _ := out["gameId"].(string)
+			require.NotEmpty(t, id, "paired: %v", out)
+			n := randomPlay(t, s, "DashDice", id, []player{alice, bob}, 11, 200)
+			check(t, s, eve, "DashDice", id, []player{alice, bob}, n)
+		})
+		kind(t, "DashDiceRematch", func(t *testing.T, s *stack, eve player) {
+			// A rematch's game has no create: it replays from the state the
+			// finished match spawned it with; the finished match, asked for a
+			// rematch after its end, still replays.
+			alice, bob := s.guest("Ra"), s.guest("Rb")
+			m := newSeededMatch(s, "classic", 30, "dd-rematch", alice, bob)
+			n := randomPlay(t, s, "DashDice", m.id, []player{alice, bob}, 12, 200)
+			for _, p := range []player{alice, bob} {
+				code, out := s.post(p.Token, "DashDice", map[string]any{"gameId": m.id, "type": "rematch", "actionId": "again"})
+				require.Equal(t, http.StatusOK, code, "%v", out)
+			}
+			check(t, s, eve, "DashDice", m.id, []player{alice, bob}, n)
+			next := dashdice.RematchID(m.id)
+			n = randomPlay(t, s, "DashDice", next, []player{alice, bob}, 13, 200)
+			check(t, s, eve, "DashDice", next, []player{alice, bob}, n)
+		})
+		kind(t, "PartyBoard", func(t *testing.T, s *stack, eve player) {
+			for i := range randomGames(2, 1) {
+				g := newPBGame(s, fmt.Sprint("pb-seed-", i), nil, fmt.Sprint("Pa", i), fmt.Sprint("Pb", i), fmt.Sprint("Pc", i))
+				n := randomPlay(t, s, "PartyBoard", g.id, g.players, uint64(20+i), 600)
+				check(t, s, eve, "PartyBoard", g.id, g.players, n)
+			}
+		})
+		kind(t, "HexDice", func(t *testing.T, s *stack, eve player) {
+			for i, mode := range []string{"alternating", "simultaneous"} {
+				host, guest := s.guest(fmt.Sprint("Ha", i)), s.guest(fmt.Sprint("Hb", i))
+				code, out := s.post(host.Token, "HexDice", map[string]any{"type": "create", "actionId": fmt.Sprint("hx", i), "size": "small", "mode": mode, "seed": fmt.Sprint("hx-seed-", i)})
+				require.Equal(t, http.StatusOK, code, "%v", out)
+				id := out["result"].(map[string]any)["gameId"].(string)
+				code, out = s.post(guest.Token, "HexDice", map[string]any{"type": "join", "actionId": "j", "gameId": id})
+				require.Equal(t, http.StatusOK, code, "%v", out)
+				n := randomPlay(t, s, "HexDice", id, []player{host, guest}, uint64(30+i), 150)
+				check(t, s, eve, "HexDice", id, []player{host, guest}, n)
+				// Hidden orders never reach a readable document: no orders step
+				// of the game's log or history carries its payload.
+				orders := 0
+				for _, st := range loggedSteps(t, s, id) {
+					if st["type"] == "orders" {
+						orders++
+						require.NotContains(t, st, "p", "an orders payload in a readable log")
+					}
+				}
+				if mode == "simultaneous" {
+					require.Positive(t, orders, "the simultaneous game had orders")
 				}
 			}
-			if mode == "simultaneous" {
-				require.Positive(t, orders, "the simultaneous game had orders")
+		})
+		kind(t, "CodeBowl", func(t *testing.T, s *stack, eve player) {
+			for i := range randomGames(2, 1) {
+				// Each match its own coaches (a match's create is keyed by its team).
+				ann, ben := s.cbCoach(fmt.Sprint("replay_ann", i)), s.cbCoach(fmt.Sprint("replay_ben", i))
+				reds := s.cbTeam(ann, "t-reds", cbSpec("Reds", 3, 3, 6))
+				blues := s.cbTeam(ben, "t-blues", cbSpec("Blues", 3, 3, 6))
+				id := s.cbMatchOf(ann, ben, reds, blues, map[string]any{"turnsPerHalf": 2})
+				n := randomPlay(t, s, "CodeBowl", id, []player{ann, ben}, uint64(40+i), 400)
+				check(t, s, eve, "CodeBowl", id, []player{ann, ben}, n)
 			}
-		}
-	})
-	t.Run("CodeBowl", func(t *testing.T) {
-		for i := 0; i < 2; i++ {
-			// Each match its own coaches (a match's create is keyed by its team).
-			ann, ben := s.cbCoach(fmt.Sprint("replay_ann", i)), s.cbCoach(fmt.Sprint("replay_ben", i))
-			reds := s.cbTeam(ann, "t-reds", cbSpec("Reds", 3, 3, 6))
-			blues := s.cbTeam(ben, "t-blues", cbSpec("Blues", 3, 3, 6))
-			id := s.cbMatchOf(ann, ben, reds, blues, map[string]any{"turnsPerHalf": 2})
-			n := randomPlay(t, s, "CodeBowl", id, []player{ann, ben}, uint64(40+i), 400)
-			check(t, "CodeBowl", id, []player{ann, ben}, n)
-		}
-	})
-	t.Run("TileRace", func(t *testing.T) {
-		// A short race whose id starts with "b", as one race in sixteen's
-		// does (TestReplayRaceIDStartingWithB), then a long one with an undo.
-		short, n := shortRace(t, s, "b")
-		check(t, "TileRace", short.id, []player{{Token: short.teams[0].token}}, n)
-		r := newRace(t, s, 3, true)
-		winner, n := "", 0
-		for round := 1; winner == "" && round < 80; round++ {
-			for i := len(r.teams) - 1; i >= 0 && winner == ""; i-- {
-				s.advance(time.Millisecond) // requests never share a microsecond
-				res := r.completeTile(r.teams[i], fmt.Sprintf("r%d", round))["result"].(map[string]any)
-				measure(t, s, "TileRace", r.id)
-				n++
-				if round == 3 && i == 0 {
-					// An admin undoes the last completion: the replay runs
-					// undo on its history as the store holds it.
-					r.mustAct(r.admin, "undo-1", map[string]any{"type": "undo"})
+		})
+		kind(t, "TileRace", func(t *testing.T, s *stack, eve player) {
+			// A short race whose id starts with "b", as one race in sixteen's
+			// does (TestReplayRaceIDStartingWithB), then a long one with an undo.
+			short, n := shortRace(t, s, "b")
+			check(t, s, eve, "TileRace", short.id, []player{{Token: short.teams[0].token}}, n)
+			r := newRace(t, s, 3, true)
+			winner, n := "", 0
+			for round := 1; winner == "" && round < 80; round++ {
+				for i := len(r.teams) - 1; i >= 0 && winner == ""; i-- {
+					s.advance(time.Millisecond) // requests never share a microsecond
+					res := r.completeTile(r.teams[i], fmt.Sprintf("r%d", round))["result"].(map[string]any)
+					measure(t, s, "TileRace", r.id)
 					n++
-				}
-				if res["won"] == true {
-					winner = r.teams[i].id
+					if round == 3 && i == 0 {
+						// An admin undoes the last completion: the replay runs
+						// undo on its history as the store holds it.
+						r.mustAct(r.admin, "undo-1", map[string]any{"type": "undo"})
+						n++
+					}
+					if res["won"] == true {
+						winner = r.teams[i].id
+					}
 				}
 			}
-		}
-		require.NotEmpty(t, winner)
-		team := player{Token: r.teams[0].token}
-		check(t, "TileRace", r.id, []player{team}, n)
-		// No password is recorded anywhere: not in the game, its log and
-		// history, its action records or its private document.
-		for _, pw := range []string{"master-pass", "admin-pass", "pw-team-1"} {
-			for _, coll := range []string{"events", "actions", "private"} {
-				docs, err := s.store.FS.Collection("games").Doc(r.id).Collection(coll).Documents(context.Background()).GetAll()
+			require.NotEmpty(t, winner)
+			team := player{Token: r.teams[0].token}
+			check(t, s, eve, "TileRace", r.id, []player{team}, n)
+			// No password is recorded anywhere: not in the game, its log and
+			// history, its action records or its private document.
+			for _, pw := range []string{"master-pass", "admin-pass", "pw-team-1"} {
+				for _, coll := range []string{"events", "actions", "private"} {
+					docs, err := s.store.FS.Collection("games").Doc(r.id).Collection(coll).Documents(context.Background()).GetAll()
+					require.NoError(t, err)
+					for _, d := range docs {
+						b, _ := json.Marshal(d.Data())
+						require.NotContains(t, string(b), pw, "%s/%s", coll, d.Ref.ID)
+					}
+				}
+				snap, err := s.store.FS.Collection("games").Doc(r.id).Get(context.Background())
 				require.NoError(t, err)
-				for _, d := range docs {
-					b, _ := json.Marshal(d.Data())
-					require.NotContains(t, string(b), pw, "%s/%s", coll, d.Ref.ID)
-				}
+				b, _ := json.Marshal(snap.Data())
+				require.NotContains(t, string(b), pw)
 			}
-			snap, err := s.store.FS.Collection("games").Doc(r.id).Get(context.Background())
-			require.NoError(t, err)
-			b, _ := json.Marshal(snap.Data())
-			require.NotContains(t, string(b), pw)
-		}
-		// The teams and the public board as the replay leaves them are the
-		// stored ones; nothing behind the fog or server-only is in it.
-		res := replayed(t, s, "TileRace", r.id, eve)
-		docs := replayDocs(res)
-		for k := range docs {
-			require.Regexp(t, `^(team/.+|powerupTile/.+|publicBoard|leaderboard|ledger/.+)$`, k, "a spectator reads only public documents")
-		}
-		for _, tm := range r.teams {
-			var want map[string]any
-			r.doc("teams/"+tm.id, &want)
-			got, _ := json.Marshal(docs["team/"+tm.id])
-			wantJSON, _ := json.Marshal(want)
-			require.JSONEq(t, string(wantJSON), string(got), "team %s", tm.id)
-		}
-		var board map[string]any
-		r.doc("public/board", &board)
-		got, _ := json.Marshal(docs["publicBoard"])
-		wantJSON, _ := json.Marshal(board)
-		require.JSONEq(t, string(wantJSON), string(got), "the public board")
+			// The teams and the public board as the replay leaves them are the
+			// stored ones; nothing behind the fog or server-only is in it.
+			res := replayed(t, s, "TileRace", r.id, eve)
+			docs := replayDocs(res)
+			for k := range docs {
+				require.Regexp(t, `^(team/.+|powerupTile/.+|publicBoard|leaderboard|ledger/.+)$`, k, "a spectator reads only public documents")
+			}
+			for _, tm := range r.teams {
+				var want map[string]any
+				r.doc("teams/"+tm.id, &want)
+				got, _ := json.Marshal(docs["team/"+tm.id])
+				wantJSON, _ := json.Marshal(want)
+				require.JSONEq(t, string(wantJSON), string(got), "team %s", tm.id)
+			}
+			var board map[string]any
+			r.doc("public/board", &board)
+			got, _ := json.Marshal(docs["publicBoard"])
+			wantJSON, _ := json.Marshal(board)
+			require.JSONEq(t, string(wantJSON), string(got), "the public board")
+		})
 	})
 	for _, fn := range []string{"DashDice", "PartyBoard", "HexDice", "CodeBowl", "TileRace"} {
 		t.Logf("%s: %d finished games replayed and verified (%d actions played); largest game document %d bytes of JSON (%d without the replay payloads)",
@@ -339,6 +373,7 @@ func TestReplayEveryGame(t *testing.T) {
 // TestReplayRefused: a game not finished is refused with a clear 409; a
 // replay names its game; a stranger's request for another kind is a 404.
 func TestReplayRefused(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	alice, bob := s.guest("Alice"), s.guest("Bob")
 	m := newMatch(s, "classic", 30, alice, bob)
@@ -453,6 +488,7 @@ func shortRace(t *testing.T, s *stack, prefix string) (*race, int) {
 // as an effect's steps are: a replay left out every step so named, a
 // client's too, and the final completion then found its team on tile 1.
 func TestReplayRaceIDStartingWithB(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r, n := shortRace(t, s, "b")
 	res := replayed(t, s, "TileRace", r.id, player{Token: r.teams[0].token})

@@ -13,6 +13,7 @@ import (
 // changes; an admin removed and added again (same id) is a new identity, so
 // the old token stays refused.
 func TestRaceSessionsEnd(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 1, true)
 	tm := r.teams[0]

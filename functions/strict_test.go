@@ -13,6 +13,7 @@ import (
 // naming it (a client's typo, or a field the docs once named wrongly, never
 // passes silently), in every game; the game is unchanged.
 func TestUnknownFieldsAreRefused(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	alice, bob := s.guest("Alice"), s.guest("Bob")
 	m := newMatch(s, "classic", 0, alice, bob)
@@ -43,6 +44,7 @@ func TestUnknownFieldsAreRefused(t *testing.T) {
 // TestActionIDsAreKeptApartByKind: one caller's action id used for a create
 // in two games makes two games; a game of another kind is named in the error.
 func TestActionIDsAreKeptApartByKind(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	ann := s.guest("Ann")
 	code, dd := s.post(ann.Token, "DashDice", map[string]any{"actionId": "new", "type": "create", "mode": "classic"})

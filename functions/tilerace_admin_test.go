@@ -17,6 +17,7 @@ import (
 // fog modes as players and admins see them, editing, moving, granting,
 // cooldowns, acting on behalf of a team, passwords, and removing an admin.
 func TestTileRaceAdmins(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 3, true)
 	red := r.teams[0]
@@ -146,6 +147,7 @@ func TestTileRaceAdmins(t *testing.T) {
 // fill the board turns the fog off for everyone, as a separate step; the
 // refused action itself writes nothing.
 func TestTileRaceAutoDisableFog(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 1, false)
 	r.mustAct(r.admin, "clear", map[string]any{"type": "clearPools"})
@@ -246,6 +248,7 @@ func TestTileRacePowerupTilesAndPools(t *testing.T) {
 // TestTileRaceExport: admins export the pools and the board as task files;
 // a team cannot; the export imports back.
 func TestTileRaceExport(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 1, false)
 	out := r.mustAct(r.admin, "export", map[string]any{"type": "exportTasks", "what": "board"})

@@ -119,6 +119,7 @@ func errMessage(out map[string]any) string {
 }
 
 func TestTileRacePowerupsThroughHTTP(t *testing.T) {
+	t.Parallel()
 	r := powerRace(t, 12)
 	red, blue := r.teams[0], r.teams[1]
 

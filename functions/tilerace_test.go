@@ -200,6 +200,7 @@ func (r *race) applyEffects() int {
 }
 
 func TestTileRaceWholeRace(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 5, true)
 	r.checkFog()
@@ -354,6 +355,7 @@ func TestTileRaceRetriesAndDoubleSubmits(t *testing.T) {
 }
 
 func TestTileRaceBadRequests(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 2, true)
 	other := newRace(t, s, 1, true)
@@ -445,6 +447,7 @@ func TestTileRaceBadRequests(t *testing.T) {
 // read it) leave the frontier where the furthest of them took it, every
 // reveal recorded once, in order.
 func TestTileRaceFrontierInTheCompletion(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 4, true)
 	ctx := context.Background()
@@ -526,6 +529,7 @@ func TestTileRaceFrontierInTheCompletion(t *testing.T) {
 // TestTileRaceFirebaseUID: team and admin Firebase uids name their game, so
 // two games' master admins are two Firebase users.
 func TestTileRaceFirebaseUID(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	a, b := newRace(t, s, 1, false), newRace(t, s, 1, false)
 	for _, r := range []*race{a, b} {

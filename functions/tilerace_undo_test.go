@@ -117,6 +117,7 @@ func copyState(m map[string]map[string]any) map[string]map[string]any {
 // Undo after every kind of state-changing action, through the functions
 // against the emulator: every document and the points are as before.
 func TestTileRaceUndoEveryAction(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 2, true)
 	t0, t1 := r.teams[0], r.teams[1]
@@ -220,6 +221,7 @@ func TestTileRaceUndoEveryAction(t *testing.T) {
 // and compensating ledger entries, in the undo's own commit, also when an
 // earlier undo already changed the leaderboard, and before any effect ran.
 func TestTileRaceUndoPoints(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 3, true)
 	ctx := context.Background()
@@ -348,6 +350,7 @@ func (tm raceTeam) actor(r *race) string { return r.id + ":" + tm.id }
 // since is never overwritten: 409 naming it, nothing written. Undo after a
 // win puts the race back on.
 func TestTileRaceUndoConflictAndWin(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 2, true)
 	tm := r.teams[0]
@@ -398,6 +401,7 @@ func TestTileRaceUndoConflictAndWin(t *testing.T) {
 // the last 50 with one query; no entry carries a hidden tile's content;
 // refused actions write nothing.
 func TestTileRaceEventLog(t *testing.T) {
+	t.Parallel()
 	s := newStack(t)
 	r := newRace(t, s, 2, true)
 	ctx := context.Background()

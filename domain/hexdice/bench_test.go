@@ -119,10 +119,7 @@ func TestStateSize(t *testing.T) {
 	require.NoError(t, err)
 	for _, mode := range []TurnMode{Alternating, Simultaneous} {
 		biggest, troops := 0, 0
-		games := 3
-		if raceEnabled {
-			games = 1
-		}
+		games := randomGames(3, 1)
 		for i := 0; i < games; i++ {
 			g, _ := randomGameUntil(t, Large, mode, fmt.Sprint("size-", i), false, 40)
 			if g.Round < 40 {

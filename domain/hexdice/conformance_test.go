@@ -21,7 +21,8 @@ func pureGame(t testing.TB) PlatformGame {
 // turn modes on every map size: random legal games (moves, attacks, buys,
 // orders drafts and submissions, surrenders, the timers when nobody acts)
 // through an in-memory World that stores the map and orders documents as
-// the platform does.
+// the platform does. Quick play is two games per size and mode, one under
+// the race detector (MEEPLE_FULL_GAMES=1: two).
 func TestConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays random games")
@@ -48,7 +49,7 @@ func TestConformance(t *testing.T) {
 			// Quick play: turns end by endTurn or orders, rarely by the clock.
 			t.Run(fmt.Sprintf("%s/%s/play", size, mode), func(t *testing.T) {
 				rulestest.Run(t, rulestest.Kit{Game: pureGame(t), State: Game{}, Setup: setup, Bad: bad, Probe: probe,
-					Games: 2, Steps: 500, Tick: 300 * time.Millisecond, Rare: []string{ActionSurrender}})
+					Games: randomGames(2, 1), Steps: 500, Tick: 300 * time.Millisecond, Rare: []string{ActionSurrender}})
 			})
 			// Slow play: turn timers, disconnections and forfeits.
 			t.Run(fmt.Sprintf("%s/%s/clock", size, mode), func(t *testing.T) {

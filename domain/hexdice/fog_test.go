@@ -36,10 +36,11 @@ func mustJSON(t testing.TB, v any) []byte {
 // masked state legal and preview answer from, the public game document,
 // the step's events as they saw them) names an enemy troop, its hex or HP,
 // or a structure's HP, outside their vision; and that a view never holds a
-// unit outside the player's vision (the property).
+// unit outside the player's vision (the property). Six games per mode,
+// three under the race detector (MEEPLE_FULL_GAMES=1: six).
 func TestFogRandomGames(t *testing.T) {
 	for _, mode := range []TurnMode{Alternating, Simultaneous} {
-		for i := 0; i < 6; i++ {
+		for i := range randomGames(6, 3) {
 			seed := fmt.Sprintf("fog-%s-%d", mode, i)
 			t.Run(seed, func(t *testing.T) {
 				owners := map[int]Seat{}

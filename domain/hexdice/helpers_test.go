@@ -2,6 +2,7 @@ package hexdice
 
 import (
 	"encoding/json"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -172,4 +173,15 @@ func setStructure(g Game, id string, f func(*Structure)) Game {
 func hexJSON(h Hex) string {
 	b, _ := json.Marshal(h)
 	return string(b[1 : len(b)-1])
+}
+
+// randomGames is how many random games a test plays: full, or fewer under
+// the race detector (every property is still checked on every game played;
+// fewer games only try fewer seeds). MEEPLE_FULL_GAMES=1 plays the full
+// count under the race detector too.
+func randomGames(full, fewer int) int {
+	if raceEnabled && os.Getenv("MEEPLE_FULL_GAMES") == "" {
+		return fewer
+	}
+	return full
 }

@@ -293,10 +293,7 @@ func randomOrders(rng *rand.Rand, g Game, m *Map, seat Seat) Orders {
 }
 
 func TestRandomGames(t *testing.T) {
-	games := map[Size]int{Small: 16, Medium: 8, Large: 4}
-	if raceEnabled {
-		games = map[Size]int{Small: 4, Medium: 2, Large: 1}
-	}
+	games := map[Size]int{Small: randomGames(16, 4), Medium: randomGames(8, 2), Large: randomGames(4, 1)}
 	if testing.Short() {
 		games = map[Size]int{Small: 3, Medium: 2, Large: 1}
 	}

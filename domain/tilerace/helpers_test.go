@@ -3,6 +3,7 @@ package tilerace
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -327,4 +328,15 @@ func (w *world) checkNoHiddenContent(evs []domain.Event) {
 			require.NotContains(w.t, text, tile.Instructions)
 		}
 	}
+}
+
+// randomGames is how many random races a test plays: full, or fewer under
+// the race detector (every property is still checked on every race played;
+// fewer races only try fewer seeds). MEEPLE_FULL_GAMES=1 plays the full
+// count under the race detector too.
+func randomGames(full, fewer int) int {
+	if raceEnabled && os.Getenv("MEEPLE_FULL_GAMES") == "" {
+		return fewer
+	}
+	return full
 }

@@ -206,8 +206,10 @@ func legalRequest(r *rand.Rand, w *world, tm Team) CompleteRequest {
 	return req
 }
 
+// TestSimulatedRace simulates twelve races, four under the race detector
+// (MEEPLE_FULL_GAMES=1: twelve).
 func TestSimulatedRace(t *testing.T) {
-	for seed := uint64(1); seed <= 12; seed++ {
+	for seed := uint64(1); seed <= uint64(randomGames(12, 4)); seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			n := simulate(t, seed)
 			t.Logf("%d events", n)

@@ -68,6 +68,14 @@ func newUndoWorld(t *testing.T, start bool) *undoWorld {
 	return u
 }
 
+// copy is u for test t: a copy of its world, which the copy's actions
+// leave unchanged.
+func (u *undoWorld) copy(t *testing.T) *undoWorld {
+	c := *u
+	c.t, c.w, c.teams = t, u.w.Clone(), slices.Clone(u.teams)
+	return &c
+}
+
 // state is every document but the history, with the game document's
 // version and the counters undo keeps left out.
 func (u *undoWorld) state() map[string]string {
@@ -257,18 +265,22 @@ func TestUndoEveryAction(t *testing.T) {
 		{"start", master, ActionStart, func(u *undoWorld) map[string]any { return nil }, ""},
 	}
 	run := func(t *testing.T, start, discord bool, acts []act) {
+		// Every case starts from the same race: it is built once, and each
+		// case plays on a copy of it (building it was most of a case's
+		// time under the race detector).
+		base := newUndoWorld(t, start)
+		if discord {
+			base.discord()
+		}
+		if start {
+			// Some history first, and a team that has moved, so a reset
+			// and a move have something to undo.
+			base.must(base.teams[0], ActionComplete, map[string]any{"tile": 1, "recorded": 0, "players": []string{"B0"}, "complete": true}, "")
+			base.must(base.master, ActionAddPoolTask, map[string]any{"label": "Mine", "difficulty": 1, "min": 1, "max": 1}, "")
+		}
 		for _, tc := range acts {
 			t.Run(tc.name, func(t *testing.T) {
-				u := newUndoWorld(t, start)
-				if discord {
-					u.discord()
-				}
-				if start {
-					// Some history first, and a team that has moved, so a
-					// reset and a move have something to undo.
-					u.must(u.teams[0], ActionComplete, map[string]any{"tile": 1, "recorded": 0, "players": []string{"B0"}, "complete": true}, "")
-					u.must(u.master, ActionAddPoolTask, map[string]any{"label": "Mine", "difficulty": 1, "min": 1, "max": 1}, "")
-				}
+				u := base.copy(t)
 				if p := prep[tc.name]; p != nil {
 					p(u)
 				}

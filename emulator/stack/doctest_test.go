@@ -68,16 +68,26 @@ __expect() {
 	return b.String()
 }
 
-// TestDocCommandsRunAsPrinted runs the command blocks of the README and then
-// of docs/ (but deploy.md, whose commands need Google Cloud) in order against
-// a local stack from the repository's root, as a person pasting them would,
-// and checks the replies they say. A doc change that breaks a command fails
-// here.
-func TestDocCommandsRunAsPrinted(t *testing.T) {
+// TestCommandsRunAsPrinted runs, on one local stack, the commands each demo
+// prints and then the command blocks of the README and docs/: one stack
+// for both (starting one and seeding its demos is most of the time), the
+// demos first, on their untouched games; the docs' commands make games of
+// their own.
+func TestCommandsRunAsPrinted(t *testing.T) {
 	if _, err := exec.LookPath("jq"); err != nil {
 		t.Fatal("the README's commands need jq (apt-get install jq)")
 	}
 	s := startStack(t)
+	t.Run("demos", func(t *testing.T) { demoCommandsRunAsPrinted(t, s) })
+	t.Run("docs", func(t *testing.T) { docCommandsRunAsPrinted(t, s) })
+}
+
+// docCommandsRunAsPrinted runs the command blocks of the README and then
+// of docs/ (but deploy.md, whose commands need Google Cloud) in order against
+// a local stack from the repository's root, as a person pasting them would,
+// and checks the replies they say. A doc change that breaks a command fails
+// here.
+func docCommandsRunAsPrinted(t *testing.T, s *Stack) {
 	root := filepath.Join("..", "..")
 	blocks := docBlocks(t, filepath.Join(root, "README.md"))
 	if len(blocks) < 4 {
@@ -101,11 +111,10 @@ func TestDocCommandsRunAsPrinted(t *testing.T) {
 	}
 }
 
-// TestDemoCommandsRunAsPrinted runs the commands each demo prints (those a
+// demoCommandsRunAsPrinted runs the commands each demo prints (those a
 // person can paste as they are: no <placeholder>) in order, as the banner
 // shows them, checking no reply is an error.
-func TestDemoCommandsRunAsPrinted(t *testing.T) {
-	s := startStack(t)
+func demoCommandsRunAsPrinted(t *testing.T, s *Stack) {
 	for _, kind := range s.demoOrder {
 		d := s.Demos[kind]
 		t.Run(kind, func(t *testing.T) {

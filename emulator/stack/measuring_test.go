@@ -110,11 +110,13 @@ func TestBoundCommand(t *testing.T) {
 // flag that bounds it (boundCommand: one iteration per benchmark, a few
 // seconds of fuzzing, a few load actions), and requires each to finish and
 // exit 0. A README edit that breaks one, or a scenario that fails at random,
-// fails here.
+// fails here. It runs in parallel with the other tests that start processes
+// of their own: every command is a process of its own.
 func TestMeasuringCommandsRunAsPrinted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the benchmarks, the load generator and the fuzzer (about 2 minutes)")
 	}
+	t.Parallel()
 	root := filepath.Join("..", "..")
 	cmds := measuringCommands(t, filepath.Join(root, "README.md"))
 	for _, printed := range cmds {

@@ -204,7 +204,8 @@ func Run(ctx context.Context, c Config, ready func(*Stack)) error {
 	}
 
 	go s.tick(ctx)
-	w := &watchdog{s: s, admin: admin, rules: rules, opts: emuOpts, emu: emu}
+	w := &watchdog{admin: admin, rules: rules, opts: emuOpts, emu: emu}
+	s.Emulator = w.current // here, not in w.run: a caller reads it as soon as ready is called
 	go w.run(ctx)
 	defer func() { emu = w.current() }()
 

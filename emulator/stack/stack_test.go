@@ -206,10 +206,13 @@ func TestLocalStackEndToEnd(t *testing.T) {
 
 // TestEmulatorCommandStopsEverything runs the real command, interrupts it like
 // Ctrl-C does, and checks that no emulator process is left behind.
+// It runs in parallel with the other tests that start processes of their
+// own (the command's stack is in its own process).
 func TestEmulatorCommandStopsEverything(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the emulator command")
 	}
+	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "emulator")
 	build := exec.Command("go", "build", "-o", bin, "github.com/meeple-games/meeple/emulator")
 	out, err := build.CombinedOutput()

@@ -29,7 +29,6 @@ func registerTriggers(admin fsemu.Admin) error {
 // the stack loads the rules and registers the triggers again, since a
 // restarted emulator has lost them (and all its data, which it says too).
 type watchdog struct {
-	s     *Stack
 	admin fsemu.Admin
 	rules string
 	opts  fsemu.Options // zero when attached: the stack does not restart it
@@ -44,7 +43,6 @@ func (w *watchdog) current() *fsemu.Emulator {
 }
 
 func (w *watchdog) run(ctx context.Context) {
-	w.s.Emulator = w.current
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	down := false

@@ -1,0 +1,5 @@
+//go:build !race
+
+package tilerace
+
+const raceEnabled = false

@@ -1,0 +1,5 @@
+//go:build !race
+
+package functions_test
+
+const raceEnabled = false
