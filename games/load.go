@@ -575,10 +575,61 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		n, perTeam, floorRate, 100*float64(concurrent)/elapsed.Seconds()/floorRate)
 	row(out, "  completion latency under that load", latency)
 	fmt.Fprintf(out, "  %d of them reached a tile that reveals more; %d took over 500 ms\n", movesUnderLoad, slow)
+	if err := spreadBurst(ctx, p, out, n, perTeam, floorRate); err != nil {
+		return err
+	}
 	fmt.Fprintf(out, "  effects settle, from each completion's reply (%d awards):\n", len(replied))
 	row(out, "    reply → its ledger entry readable", ledger)
 	row(out, "    reply → public/leaderboard counts it", board)
 	return raceMix(ctx, p, out, r)
+}
+
+// spreadBurst is the burst again on a race whose teams are spread over the
+// board (team i moved to tile 1+4i by the admin first), as a race's teams
+// soon are: only the leader's completions lift the fog, so the others
+// share no document. Its rate is set against the floor measured before.
+func spreadBurst(ctx context.Context, p domain.Probe, out io.Writer, n, perTeam int, floorRate float64) error {
+	r, err := newLoadRace(ctx, p, "spread", n)
+	if err != nil {
+		return err
+	}
+	for i := 1; i < n; i++ { // team 0 stays on tile 1
+		if err := r.admin(fmt.Sprint("move", i), map[string]any{"type": "moveTeam", "team": r.teams[i], "to": 1 + 4*i}); err != nil {
+			return err
+		}
+		r.pos[i] = 1 + 4*i
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var done, failed int
+	var latency []time.Duration
+	start := time.Now()
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; k < perTeam; k++ {
+				t0 := time.Now()
+				_, err := r.complete(i, fmt.Sprint("s", k))
+				d := time.Since(t0)
+				mu.Lock()
+				if err != nil {
+					failed++
+				} else {
+					done++
+					latency = append(latency, d)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	rate := float64(done) / elapsed.Seconds()
+	fmt.Fprintf(out, "  the same burst with the teams spread over the board (only the leader lifts the fog): %d completions in %s = %.1f completions/s, %d failed; %.0f %% of the floor above\n",
+		done, elapsed.Round(time.Millisecond), rate, failed, 100*rate/floorRate)
+	row(out, "  completion latency, spread", latency)
+	return nil
 }
 
 // awardKeys are the ledger keys of the points a completion's reply awards.
