@@ -517,42 +517,26 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		}
 	}
 	// (2) All teams at once, perTeam completions each.
-	var mu sync.Mutex
-	var wg sync.WaitGroup
 	var concurrent, failed, slow, movesUnderLoad int
 	var latency []time.Duration
 	replied := map[string]time.Time{} // award key → when its completion was answered
-	start := time.Now()
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := 0; k < perTeam; k++ {
-				t0 := time.Now()
-				res, err := complete(i, fmt.Sprint("c", k))
-				d := time.Since(t0)
-				mu.Lock()
-				if err != nil {
-					failed++
-				} else {
-					concurrent++
-					latency = append(latency, d)
-					if d > 500*time.Millisecond {
-						slow++
-					}
-					if movedFrontier(res) {
-						movesUnderLoad++
-					}
-					for _, k := range awardKeys(res) {
-						replied[k] = time.Now()
-					}
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
+	elapsed := r.burst(n, perTeam, "c", func(res map[string]any, d time.Duration, err error) {
+		if err != nil {
+			failed++
+			return
+		}
+		concurrent++
+		latency = append(latency, d)
+		if d > 500*time.Millisecond {
+			slow++
+		}
+		if movedFrontier(res) {
+			movesUnderLoad++
+		}
+		for _, k := range awardKeys(res) {
+			replied[k] = time.Now()
+		}
+	})
 	// The concurrent floor: as many writers doing the same rounds of bare
 	// 3-read, 3-write transactions on documents of their own.
 	floor, err := p.Floor(ctx, n, 3, 3, perTeam)
@@ -584,6 +568,31 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	return raceMix(ctx, p, out, r)
 }
 
+// burst has the first n teams complete perTeam tiles each, all teams at
+// once (action ids prefix0, prefix1, …), calling each with every reply and
+// its latency, one call at a time; it returns how long the burst took.
+func (r *loadRace) burst(n, perTeam int, prefix string, each func(res map[string]any, d time.Duration, err error)) time.Duration {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; k < perTeam; k++ {
+				t0 := time.Now()
+				res, err := r.complete(i, fmt.Sprint(prefix, k))
+				d := time.Since(t0)
+				mu.Lock()
+				each(res, d, err)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return time.Since(start)
+}
+
 // spreadBurst is the burst again on a race whose teams are spread over the
 // board (team i moved to tile 1+4i by the admin first), as a race's teams
 // soon are: only the leader's completions lift the fog, so the others
@@ -599,32 +608,16 @@ func spreadBurst(ctx context.Context, p domain.Probe, out io.Writer, n, perTeam 
 		}
 		r.pos[i] = 1 + 4*i
 	}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
 	var done, failed int
 	var latency []time.Duration
-	start := time.Now()
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := 0; k < perTeam; k++ {
-				t0 := time.Now()
-				_, err := r.complete(i, fmt.Sprint("s", k))
-				d := time.Since(t0)
-				mu.Lock()
-				if err != nil {
-					failed++
-				} else {
-					done++
-					latency = append(latency, d)
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
+	elapsed := r.burst(n, perTeam, "s", func(_ map[string]any, d time.Duration, err error) {
+		if err != nil {
+			failed++
+			return
+		}
+		done++
+		latency = append(latency, d)
+	})
 	rate := float64(done) / elapsed.Seconds()
 	fmt.Fprintf(out, "  the same burst with the teams spread over the board (only the leader lifts the fog): %d completions in %s = %.1f completions/s, %d failed; %.0f %% of the floor above\n",
 		done, elapsed.Round(time.Millisecond), rate, failed, 100*rate/floorRate)
