@@ -2,7 +2,6 @@ package triggers
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"time"
 
@@ -20,15 +19,6 @@ const BotTurnPattern = store.BotTurnPattern
 
 // DefaultMaxBotGames bounds the stalled bot games one tick looks at.
 const DefaultMaxBotGames = 100
-
-// botTurnDoc parses games/{gameId}/bots/turn.
-func botTurnDoc(path string) (gameID string, ok bool) {
-	parts := strings.Split(path, "/")
-	if len(parts) != 4 || parts[0] != "games" || parts[1] == "" || parts[2] != "bots" || parts[3] != "turn" {
-		return "", false
-	}
-	return parts[1], true
-}
 
 // BotTurn is the function for writes to games/{gameId}/bots/turn, which the
 // store writes with every write of an active game that seats a bot, and
@@ -53,8 +43,8 @@ func (t *Triggers) BotTurn(ctx context.Context, e event.Event) error {
 		t.log().Error("BotTurn: dropping event", "id", e.ID(), "err", err)
 		return nil
 	}
-	gameID, ok := botTurnDoc(name.Path)
-	if !ok {
+	gameID, doc, ok := gameChild(name.Path, "bots")
+	if !ok || doc != "turn" {
 		return nil
 	}
 	n, err := store.PlayBots(ctx, t.Store, gameID)

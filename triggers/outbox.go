@@ -2,7 +2,6 @@ package triggers
 
 import (
 	"context"
-	"strings"
 
 	"github.com/cloudevents/sdk-go/v2/event"
 
@@ -11,15 +10,6 @@ import (
 
 // OutboxPattern is the document pattern Outbox watches.
 const OutboxPattern = "games/{gameId}/outbox/{key}"
-
-// outboxDoc parses games/{gameId}/outbox/{key}.
-func outboxDoc(path string) (gameID, key string, ok bool) {
-	parts := strings.Split(path, "/")
-	if len(parts) != 4 || parts[0] != "games" || parts[1] == "" || parts[2] != "outbox" || parts[3] == "" {
-		return "", "", false
-	}
-	return parts[1], parts[3], true
-}
 
 // Outbox is the function for writes to games/{gameId}/outbox/{key}: a new
 // message (a game wrote it in its action's transaction) gets its first
@@ -46,7 +36,7 @@ func (t *Triggers) Outbox(ctx context.Context, e event.Event) error {
 		t.log().Error("Outbox: dropping event", "id", e.ID(), "err", err)
 		return nil
 	}
-	gameID, key, ok := outboxDoc(name.Path)
+	gameID, key, ok := gameChild(name.Path, "outbox")
 	if !ok {
 		t.log().Error("Outbox: dropping event for a document that is no outbox message", "id", e.ID(), "document", name.Path)
 		return nil

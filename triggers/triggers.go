@@ -101,11 +101,11 @@ func Retryable(err error) bool {
 // EventRecordPattern is the document pattern GameEvent watches.
 const EventRecordPattern = "games/{gameId}/events/{eventId}"
 
-// eventRecord parses games/{gameId}/events/{eventId} into the game id and the
-// record's id.
-func eventRecord(path string) (gameID, eventID string, ok bool) {
+// gameChild parses games/{gameId}/{collection}/{id}, the shape of every
+// document a document trigger watches, into the game id and the document's.
+func gameChild(path, collection string) (gameID, id string, ok bool) {
 	parts := strings.Split(path, "/")
-	if len(parts) != 4 || parts[0] != "games" || parts[1] == "" || parts[2] != "events" || parts[3] == "" {
+	if len(parts) != 4 || parts[0] != "games" || parts[1] == "" || parts[2] != collection || parts[3] == "" {
 		return "", "", false
 	}
 	return parts[1], parts[3], true
@@ -135,7 +135,7 @@ func (t *Triggers) GameEvent(ctx context.Context, e event.Event) error {
 		t.log().Error("GameEvent: dropping event", "id", e.ID(), "err", err)
 		return nil
 	}
-	gameID, seq, ok := eventRecord(name.Path)
+	gameID, seq, ok := gameChild(name.Path, "events")
 	if !ok {
 		t.log().Error("GameEvent: dropping event for a document that is no event record", "id", e.ID(), "document", name.Path)
 		return nil
