@@ -1,7 +1,5 @@
 package tilerace
 
-import "encoding/json"
-
 // VisionRange is how many tiles ahead of the furthest team the fog lifts
 // (ruling 15): 5, 4 from tile 28, 3 from tile 42, 2 from tile 52.
 func VisionRange(furthest int) int {
@@ -158,11 +156,7 @@ func visibleToPlayers(g Game, ns []int) []int {
 func raiseAfter(g Game, o *Outcome) Game {
 	reached := 0
 	for _, e := range o.Events {
-		if e.Type != EventTileCompleted {
-			continue
-		}
-		var c TileCompletedData
-		if b, err := json.Marshal(e.Data); err == nil && json.Unmarshal(b, &c) == nil && c.Tile != FinalTile {
+		if c, ok := e.Data.(TileCompletedData); ok && e.Type == EventTileCompleted && c.Tile != FinalTile {
 			reached = max(reached, c.Position)
 		}
 	}
