@@ -30,16 +30,16 @@ func newRoomCode() string {
 	return string(b)
 }
 
-// freeRoomCode picks a room code for a game being created. It reads
+// roomCode picks a room code for a game being created. It reads
 // nothing: the create makes rooms/{code} with Create, which fails if an
 // open room holds the code, and the action then runs again (AlreadyExists,
 // runAction) with another random code — one chance in about 10⁹ per open
 // room, where a read per create cost every game a document read.
-func (st *Store) freeRoomCode(txn) (string, error) {
+func (st *Store) roomCode() string {
 	if st.RoomCodes != nil {
-		return st.RoomCodes(), nil
+		return st.RoomCodes()
 	}
-	return newRoomCode(), nil
+	return newRoomCode()
 }
 
 // ResolveRoom returns the id of the game a room code stands for.

@@ -205,12 +205,8 @@ func (x *execution) run(ctx context.Context, tx txn, now time.Time) (*attempt, e
 	}
 	env := domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return &lazyDice{load: at.seed, seq: seq} }, Stop: st.stopper(ctx)}
 	if x.plan.Scope == domain.ScopeCreate {
-		code, err := st.freeRoomCode(tx)
-		if err != nil {
-			return nil, err
-		}
-		at.room = code
-		env.New = &domain.Created{GameID: gameID, RoomCode: code, SeedHash: domain.SeedHash(x.seed)}
+		at.room = st.roomCode()
+		env.New = &domain.Created{GameID: gameID, RoomCode: at.room, SeedHash: domain.SeedHash(x.seed)}
 	}
 	a := x.req.Action
 	first := true
@@ -453,9 +449,6 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep) error {
 		room := ""
 		if at.change.Room {
 			room = at.room
-			if room == "" {
-				return domain.Errorf(domain.ELIMIT, "no free room code; try again")
-			}
 		}
 		if start := at.replayStart(room); start != nil {
 			if private == nil {
