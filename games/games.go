@@ -50,7 +50,6 @@ var all = domain.Registry{
 		Game:     tilerace.RaceGame{DiscordBase: discordBase},
 		Function: "TileRace",
 		MaxBody:  MaxUploadBody,
-		Effects:  tilerace.Effects(),
 		SignIns:  tilerace.SignIns(),
 		Outbox:   raceOutbox(discordSender),
 		Demo:     tileRaceDemo,

@@ -22,7 +22,7 @@ var effectsAt = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 // effectsStore is a Store on a fresh emulator project with a fixed clock.
 func effectsStore(t *testing.T) *store.Store {
 	t.Helper()
-	st := store.New(storetest.Client(t), domain.Registry{pig.Entry(), {Game: tilerace.RaceGame{}, Function: "TileRace", Effects: tilerace.Effects(), Projection: tilerace.LeaderboardProjection()}})
+	st := store.New(storetest.Client(t), domain.Registry{pig.Entry(), {Game: tilerace.RaceGame{}, Function: "TileRace", Projection: tilerace.LeaderboardProjection()}})
 	st.Now = func() time.Time { return effectsAt }
 	return st
 }

@@ -7,14 +7,12 @@ import (
 	"github.com/meeple-games/meeple/domain"
 )
 
-// Effects are what a race's events do after they are recorded: nothing
-// any more (issue 22). A completion raises the fog frontier in its own
-// commit (raiseAfter); the action that awards points (or the undo that
-// takes them back) writes its team's points and its ledger entries in its
-// own commit (awardLedger, reversalLedger); the leaderboard is the tick's
-// projection of the teams' points (LeaderboardProjection), for which the
-// actions mark the race themselves.
-func Effects() []domain.Effect { return nil }
+// A race registers no effects (issue 22): a completion raises the fog
+// frontier in its own commit (raiseAfter); the action that awards points
+// (or the undo that takes them back) writes its team's points and its
+// ledger entries in its own commit (awardLedger, reversalLedger); the
+// leaderboard is the tick's projection of the teams' points
+// (LeaderboardProjection), for which the actions mark the race themselves.
 
 // LeaderboardProjection builds the race's public/leaderboard from its
 // teams' points, in the tick (once per projection pass, for a race one of
