@@ -190,6 +190,18 @@ type attempt struct {
 	replyJSON []byte
 	// joined is a quick match's join, run with its create (replay.go).
 	joined *domain.Action
+	// pl is the game document's log fields as read, decoded once (platformLog).
+	pl *platformLog
+}
+
+// platformLog is the log fields of the game document the attempt read,
+// decoded on first use: the retry check and the write both need them.
+func (at *attempt) platformLog() platformLog {
+	if at.pl == nil {
+		pl := logOf(at.rs.docs.Raw(domain.GameDocID))
+		at.pl = &pl
+	}
+	return *at.pl
 }
 
 // run reads, runs the game and prepares the writes; it returns the reply.
@@ -221,7 +233,7 @@ func (x *execution) run(ctx context.Context, tx txn, now time.Time) (*attempt, e
 		if a.ID != "" {
 			// A retry of an action the game document records: its first
 			// reply, before the rules could apply it a second time.
-			pl := logOf(at.rs.docs.Raw(domain.GameDocID))
+			pl := at.platformLog()
 			if e, ok := pl.find(actKey(a)); ok {
 				return retried{e, pl}
 			}
@@ -403,7 +415,7 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep) error {
 	}
 	// The platform's log fields: the steps' events, the history batch when
 	// one is due, the action among the recent ones (log.go).
-	pl := logOf(at.rs.docs.Raw(domain.GameDocID))
+	pl := at.platformLog()
 	over := h.Status == domain.StatusOver
 	log, flushed, batch := logUpdate(pl, steps, over, restOf(w.Value, pl))
 	if batch != nil {
