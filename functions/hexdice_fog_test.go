@@ -196,7 +196,7 @@ func (p *fogPlay) check(before, after hexdice.Game) {
 	if lg := logSteps(gd["log"]); lg != nil {
 		for _, s := range lg {
 			sm := s.(map[string]any)
-			if seq, _ := sm["seq"].(int64); seq > p.lastSeq["log"] {
+			if seq := int64(sm["seq"].(float64)); seq > p.lastSeq["log"] {
 				p.lastSeq["log"] = seq
 				evs, _ := sm["events"].([]any)
 				p.stats.events += len(evs)
