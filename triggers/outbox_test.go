@@ -44,7 +44,7 @@ func newOutboxEnv(t *testing.T) *outboxEnv {
 		},
 		Failed: tilerace.DeliveryFailed,
 	}
-	e := newEnv(t, domain.Entry{Game: tilerace.RaceGame{}, Function: "TileRace", Effects: tilerace.Effects(), Outbox: out})
+	e := newEnv(t, domain.Entry{Game: tilerace.RaceGame{}, Function: "TileRace", Outbox: out})
 	return &outboxEnv{env: e, fake: fake}
 }
 

@@ -18,7 +18,7 @@ import (
 // twice marks the race once; the race's leaderboard, the sum of its teams'
 // points (which the completion wrote in its own commit), follows in the tick.
 func TestGameEventTileRace(t *testing.T) {
-	e := newEnv(t, domain.Entry{Game: tilerace.RaceGame{}, Function: "TileRace", Effects: tilerace.Effects(), Projection: tilerace.LeaderboardProjection()})
+	e := newEnv(t, domain.Entry{Game: tilerace.RaceGame{}, Function: "TileRace", Projection: tilerace.LeaderboardProjection()})
 	ctx := context.Background()
 	_, err := e.st.FS.Doc("games/r1/teams/t-1").Set(ctx, map[string]any{"id": "t-1", "name": "Red", "awards": 1, "points": map[string]any{"Zezima": 300}})
 	require.NoError(t, err)
