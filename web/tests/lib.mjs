@@ -126,10 +126,21 @@ export async function clickAndSee(by, other, sel, lat) {
   return ms;
 }
 
-/** onTurn returns which of ps has sel on its page (waiting for one to show it). */
+/**
+ * onTurn returns which of ps has sel on its page (waiting for one to show it).
+ * It answers only once every page shows the same version and exactly one
+ * shows sel: clickAndSee waits for the other page only, so the page that
+ * just ended its turn may still draw its button for a moment, and a click
+ * there would land after its page learnt the turn had passed.
+ */
 export async function onTurn(ps, sel) {
   for (let i = 0; i < 100; i++) {
-    for (const p of ps) if (await p.page.locator(sel).count()) return [p, ps.find((q) => q !== p)];
+    const vs = await Promise.all(ps.map(version));
+    if (vs.every((v) => v === vs[0])) {
+      const on = [];
+      for (const p of ps) if (await p.page.locator(sel).count()) on.push(p);
+      if (on.length === 1 && (await version(on[0])) === vs[0]) return [on[0], ps.find((q) => q !== on[0])];
+    }
     await ps[0].page.waitForTimeout(100);
   }
   check(false, `one page shows ${sel}`);
