@@ -108,6 +108,15 @@ type Slot struct {
 	Access Access
 	// Doc says in a line what the document is for.
 	Doc string
+	// Records: a keyed, server-only slot whose document
+	// {actorId}~{actionId}, when an action writes it, also keeps that
+	// action's idempotency record (the platform's field "act": the reply a
+	// retry gets), so the action writes no record document of its own. The
+	// platform keeps the record when the game later deletes the document:
+	// the document becomes a stub holding "act" alone (a retry of an undone
+	// action must still get its first reply, not apply again). At most one
+	// slot of a game has it.
+	Records bool
 }
 
 // Keyed reports whether documents of the slot are told apart by a key.

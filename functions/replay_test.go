@@ -328,9 +328,9 @@ func TestReplayEveryGame(t *testing.T) {
 			team := player{Token: r.teams[0].token}
 			check(t, s, eve, "TileRace", r.id, []player{team}, n)
 			// No password is recorded anywhere: not in the game, its log and
-			// history, its action records or its private document.
+			// history (where most action records are), its action records or its private document.
 			for _, pw := range []string{"master-pass", "admin-pass", "pw-team-1"} {
-				for _, coll := range []string{"events", "actions", "private"} {
+				for _, coll := range []string{"events", "actions", "history", "private"} {
 					docs, err := s.store.FS.Collection("games").Doc(r.id).Collection(coll).Documents(context.Background()).GetAll()
 					require.NoError(t, err)
 					for _, d := range docs {

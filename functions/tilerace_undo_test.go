@@ -11,7 +11,10 @@ import (
 
 	"cloud.google.com/go/firestore"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
+	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/domain/tilerace"
 )
 
@@ -313,8 +316,9 @@ func TestTileRaceUndoPoints(t *testing.T) {
 	applied, err := s.store.ApplyEffects(ctx, r.id, adminID+"~u3")
 	require.NoError(t, err)
 	require.False(t, applied, "nothing pending on the undo's record")
-	_, err = s.store.FS.Doc("projections/" + r.id + "~" + adminID + "~u3").Get(ctx)
-	require.NoError(t, err, "the undo marked the race for the projection pass")
+	undoRec, err := s.store.FS.Doc("games/" + r.id + "/events/" + adminID + "~u3").Get(ctx)
+	require.NoError(t, err)
+	require.Equal(t, true, undoRec.Data()["projectDue"], "the undo marked the race for the projection pass")
 	applied, err = s.store.ApplyEffects(ctx, r.id, r.teams[2].actor(r)+"~c4")
 	require.NoError(t, err)
 	require.False(t, applied, "nor on the completion's: it raised the frontier and marked the race itself")
@@ -497,4 +501,65 @@ func awardKeys(reply map[string]any) []string {
 		}
 	}
 	return keys
+}
+
+// A Tile Race action that keeps an undo history entry keeps its idempotency
+// record in it (the platform's "act", store/record.go), not in actions/: a
+// retry still gets the first reply, also once the action is undone (the entry
+// is then a stub holding the record alone), and never applies twice.
+func TestTileRaceRecordInHistory(t *testing.T) {
+	s := newStack(t)
+	r := newRace(t, s, 1, true)
+	tm := r.teams[0]
+	ctx := context.Background()
+	key := tm.actor(r) + "~c1"
+	entry := func() map[string]any {
+		t.Helper()
+		snap, err := s.store.FS.Doc("games/" + r.id + "/history/" + key).Get(ctx)
+		require.NoError(t, err)
+		return snap.Data()
+	}
+
+	tile := r.team(tm.id).Position
+	body := map[string]any{"type": "complete", "tile": tile, "recorded": 0, "players": tm.members[:r.board().Tiles[tile-1].Content.Min], "complete": true}
+	first := r.mustAct(tm.token, "c1", body)
+	_, err := s.store.FS.Doc("games/" + r.id + "/actions/" + key).Get(ctx)
+	require.Equal(t, codes.NotFound, status.Code(err), "no action record of its own: %v", err)
+	e := entry()
+	act, ok := e["act"].(map[string]any)
+	require.True(t, ok, "the history entry holds the record: %v", e)
+	require.Equal(t, "complete", act["type"])
+	require.NotEmpty(t, act["hash"])
+	require.NotEmpty(t, e["order"], "a live entry is ordered (undo finds it)")
+
+	again := r.mustAct(tm.token, "c1", body)
+	require.Equal(t, first, again, "a retry gets the first reply")
+	require.Equal(t, tile+1, r.team(tm.id).Position)
+
+	r.mustAct(r.admin, "u1", map[string]any{"type": "undo"})
+	require.Equal(t, tile, r.team(tm.id).Position, "the undo put the team back")
+	// What keeps no history entry (an undo) keeps its record as before.
+	_, err = s.store.FS.Doc("games/" + r.id + "/actions/" + r.id + ":ada~u1").Get(ctx)
+	require.NoError(t, err, "the undo keeps an action record of its own")
+	e = entry()
+	require.Contains(t, e, "act", "the undone entry keeps the record")
+	require.NotContains(t, e, "order", "the undone entry is out of undo's reach")
+	require.NotContains(t, e, "docs")
+
+	undone := r.team(tm.id)
+	again = r.mustAct(tm.token, "c1", body)
+	require.Equal(t, first, again, "a retry of the undone action gets its first reply")
+	require.Equal(t, undone, r.team(tm.id), "and does not apply again")
+
+	code, out := r.act(tm.token, "c1", map[string]any{"type": "complete", "tile": tile, "recorded": 0, "players": tm.members[:1], "complete": false})
+	require.Equal(t, http.StatusConflict, code, "%v", out)
+	require.Equal(t, domain.EEXISTS, errCode(out), "the action id was used for another request")
+
+	// A second undo does not find the stub: it goes for an action before
+	// (here the race's setup, which later actions changed: refused).
+	_, u2 := r.act(r.admin, "u2", map[string]any{"type": "undo"})
+	res, _ := json.Marshal(u2)
+	require.NotContains(t, string(res), key, "the stub is not undone again")
+	require.NotContains(t, string(res), "complete", "the stub is not undone again")
+	require.Equal(t, undone, r.team(tm.id))
 }

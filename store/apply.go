@@ -55,11 +55,16 @@ func (s *Store) ApplyEffects(ctx context.Context, gameID, id string) (applied bo
 				{Path: fPending, Value: false}, {Path: fEffectsAt, Value: now}, {Path: fEffectsError, Value: domain.ErrorMessage(err)},
 			})
 		}
-		if err := write(); err != nil {
+		mark, err := write()
+		if err != nil {
 			return err
 		}
 		applied = true
-		return tx.Update(ref, []firestore.Update{{Path: fPending, Value: false}, {Path: fEffectsAt, Value: now}})
+		ups := []firestore.Update{{Path: fPending, Value: false}, {Path: fEffectsAt, Value: now}}
+		for k, v := range mark {
+			ups = append(ups, firestore.Update{Path: k, Value: v})
+		}
+		return tx.Update(ref, ups)
 	})
 	if err != nil {
 		return false, err
@@ -68,10 +73,11 @@ func (s *Store) ApplyEffects(ctx context.Context, gameID, id string) (applied bo
 }
 
 // prepareEffects does every read of a record's effects and runs its handlers
-// (only the eager ones when eager), returning the writes to make.
+// (only the eager ones when eager), returning the writes to make; they
+// return the projection's mark for the record's own update (nil when none).
 //
 // Errors: EINVALID for a record that cannot be applied.
-func (s *Store) prepareEffects(ctx context.Context, tx txn, gameID, id string, data map[string]any, now time.Time, eager bool) (func() error, error) {
+func (s *Store) prepareEffects(ctx context.Context, tx txn, gameID, id string, data map[string]any, now time.Time, eager bool) (func() (map[string]any, error), error) {
 	var r domain.Record
 	if err := fromFirestore(data, &r); err != nil {
 		return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: %v", gameID, id, err)
@@ -121,25 +127,22 @@ func (s *Store) prepareEffects(ctx context.Context, tx txn, gameID, id string, d
 			project = project || seen[typ]
 		}
 	}
-	return func() error {
+	return func() (map[string]any, error) {
 		for _, w := range writes {
 			p, err := sl.path(gameID, w.DocID)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if err := writeDoc(tx, s.FS.Doc(p), w, rs, now, e.Kind()); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		for _, step := range steps {
 			if _, _, err := s.writeRecord(tx, e, gameID, step, "fx-"+NewID(), now); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		if err := s.markProjection(tx, gameID, id, e.Kind(), boards, project, now); err != nil {
-			return err
-		}
-		return stats()
+		return projectionMark(boards, project), stats()
 	}, nil
 }
 
@@ -191,7 +194,8 @@ func (x *execution) eager(ctx context.Context) {
 			if err != nil {
 				return err
 			}
-			return write()
+			_, err = write() // eager handlers mark no projection
+			return err
 		})
 	}
 	x.eagerRecords = nil

@@ -18,12 +18,18 @@ import (
 type slots struct {
 	kind   string
 	byName map[string]domain.Slot
+	// records is the slot that keeps action records (domain.Slot.Records;
+	// record.go), "" when the game has none.
+	records string
 }
 
 func newSlots(g domain.Game) *slots {
 	s := &slots{kind: g.Kind(), byName: map[string]domain.Slot{}}
 	for _, sl := range g.Slots() {
 		s.byName[sl.Name] = sl
+		if sl.Records && sl.Keyed() {
+			s.records = sl.Name
+		}
 	}
 	return s
 }
@@ -79,11 +85,23 @@ type readSet struct {
 	snapshot map[domain.DocID]time.Time
 	old      map[domain.DocID]map[string]any // snapshot documents' fields, to clear removed ones
 	done     map[domain.Read]bool
+	// acts are the action records found in the documents read of the
+	// game's records slot (record.go), kept when the game deletes one.
+	acts map[domain.DocID]any
 }
 
 func newReadSet() *readSet {
 	return &readSet{docs: domain.NewDocs(), snapshot: map[domain.DocID]time.Time{},
-		old: map[domain.DocID]map[string]any{}, done: map[domain.Read]bool{}}
+		old: map[domain.DocID]map[string]any{}, done: map[domain.Read]bool{}, acts: map[domain.DocID]any{}}
+}
+
+// keepAct notes the action record a document of the records slot holds.
+func (rs *readSet) keepAct(sl *slots, id domain.DocID, data map[string]any) {
+	if sl.records != "" && id.Slot == sl.records {
+		if act, ok := data[fAct]; ok {
+			rs.acts[id] = act
+		}
+	}
 }
 
 // read reads what reads lists that is not read yet: locked documents in one
@@ -117,6 +135,7 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 					return err
 				}
 				found[s.Ref.ID] = j
+				rs.keepAct(sl, domain.Doc(r.Slot, s.Ref.ID), s.Data())
 			}
 			rs.docs.PutAll(r.Slot, found)
 			continue
@@ -145,6 +164,7 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 				return err
 			}
 			rs.docs.Put(ids[i], j)
+			rs.keepAct(sl, ids[i], s.Data())
 			if snapshot {
 				rs.snapshot[ids[i]] = s.UpdateTime
 				rs.old[ids[i]] = s.Data()
@@ -175,6 +195,10 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 
 // docFields is the stored form of a game's document value.
 func docFields(v any, now time.Time) (map[string]any, error) {
+	var act map[string]any
+	if w, ok := v.(withRecord); ok {
+		v, act = w.value, w.act
+	}
 	m, err := toFirestore(v)
 	if err != nil {
 		return nil, err
@@ -184,6 +208,9 @@ func docFields(v any, now time.Time) (map[string]any, error) {
 		return nil, fmt.Errorf("store: a document must marshal to a JSON object, not %T", m)
 	}
 	doc[fUpdatedAt] = now
+	if act != nil {
+		doc[fAct] = act
+	}
 	return doc, nil
 }
 
@@ -199,6 +226,10 @@ func writeDoc(tx txn, ref *firestore.DocumentRef, w domain.Write, rs *readSet, n
 		pre = append(pre, firestore.LastUpdateTime(since))
 	}
 	switch {
+	case w.Delete && rs.acts[w.DocID] != nil:
+		// The document keeps an action's record: it stays as a stub
+		// holding the record alone (record.go).
+		return tx.Set(ref, map[string]any{fAct: rs.acts[w.DocID], fUpdatedAt: now})
 	case w.Delete:
 		return tx.Delete(ref, pre...)
 	case w.Create || (snapshot && since.IsZero()):

@@ -34,12 +34,13 @@ const (
 // The projection pass's documents (server only: firestore.rules has no rule
 // for them) and their fields.
 const (
-	colProjections    = "projections"    // projections/{gameId}~{recordId}: a record's rebuilds to do
+	colProjections    = "projections"    // projections/{gameId}~{recordId}: a record's rebuilds to do, as written before issue 22 (still read)
+	fProjectDue       = "projectDue"     // event record: the pass has rebuilds to do for it (fBoards, fProject)
 	docProjectionPass = "projectionPass" // config/projectionPass: the latest pass
 	fRankKey          = "rankKey"        // players/{id}.stats.{kind}.{mode}.rankKey
-	fGame             = "game"           // marker: the game
-	fBoards           = "boards"         // marker: the leaderboards the record's effects changed
-	fProject          = "project"        // marker: the game's projection is due
+	fGame             = "game"           // legacy marker: the game
+	fBoards           = "boards"         // the leaderboards the record's effects changed
+	fProject          = "project"        // the game's projection is due
 	fPass             = "pass"           // config/projectionPass: the pass that may write
 )
 
@@ -360,13 +361,14 @@ func (s *Store) readLoose(ctx context.Context, sl *slots, gameID string, rs *rea
 	return n, nil
 }
 
-// markProjection writes, in an effect's transaction, the marker that asks
-// the tick's projection pass to rebuild the boards its stats changed and,
-// when project, its game's projection: projections/{gameId}~{recordId},
-// one per event record, so no two game ends write the same document. It is
-// not under the game's events (a write there is a trigger delivery), and
-// the pass deletes it once done. Nothing when there is nothing to ask.
-func (s *Store) markProjection(tx txn, gameID, recordID, kind string, boards []Board, project bool, now time.Time) error {
+// projectionMark is what asks the tick's projection pass to rebuild the
+// boards a record's stats changed and, when project, its game's projection:
+// fields of the event record itself (issue 22: a marker of their own was a
+// write more per game end and per Tile Race award). The action writes them
+// when it creates the record (nothing else to wait for), the effects'
+// transaction when it clears the record's pending flag. Nil when there is
+// nothing to ask.
+func projectionMark(boards []Board, project bool) map[string]any {
 	if len(boards) == 0 && !project {
 		return nil
 	}
@@ -374,9 +376,7 @@ func (s *Store) markProjection(tx txn, gameID, recordID, kind string, boards []B
 	for _, b := range boards {
 		bs = append(bs, map[string]any{"kind": b.Kind, "mode": b.Mode})
 	}
-	return tx.Set(s.FS.Collection(colProjections).Doc(gameID+"~"+recordID), map[string]any{
-		fGame: gameID, fKind: kind, fBoards: bs, fProject: project, fAt: now,
-	})
+	return map[string]any{fProjectDue: true, fBoards: bs, fProject: project}
 }
 
 // ProjectionPass is one run of the tick's projection pass: the records
@@ -396,7 +396,8 @@ type ProjectionPass struct {
 }
 
 type passRecord struct {
-	ref    *firestore.DocumentRef // its marker
+	ref    *firestore.DocumentRef // the event record, or a legacy marker
+	mark   bool                   // ref is an event record: its mark is cleared, not the document deleted
 	boards []Board
 	game   *GameRef
 }
@@ -435,27 +436,45 @@ func (p *ProjectionPass) reads() int {
 }
 
 // BeginProjection starts a projection pass as of now: it reads up to limit
-// markers (projections/*, oldest first: the automatic index on at) and
-// claims the pass (config/projectionPass), so that passes still running from
-// before write nothing more. It returns nil when there is nothing to do.
+// event records marked due (projectDue, oldest first: a collection-group
+// index on projectDue and at), then, while the limit allows, markers written
+// before issue 22 (projections/*), and claims the pass
+// (config/projectionPass), so that passes still running from before write
+// nothing more. It returns nil when there is nothing to do.
 //
-// A marker is deleted once done, not passed by a cursor: a marker is found
+// A mark is cleared once done, not passed by a cursor: a mark is found
 // however late its transaction commits (the time a transaction takes is not
 // the order in which commits become visible; on the emulator they differ
 // by seconds under load).
 //
-// Cost: 1 read per marker found (at least 1); with markers, 1 write to
-// claim.
+// Cost: 1 read per record found (at least 1), and 1 for the legacy markers;
+// with records, 1 write to claim.
 func (s *Store) BeginProjection(ctx context.Context, now time.Time, limit int) (*ProjectionPass, error) {
-	snaps, err := s.FS.Collection(colProjections).OrderBy(fAt, firestore.Asc).Limit(limit).Documents(ctx).GetAll()
+	snaps, err := s.FS.CollectionGroup(colEvents).Where(fProjectDue, "==", true).OrderBy(fAt, firestore.Asc).Limit(limit).Documents(ctx).GetAll()
 	if err != nil {
 		return nil, err
+	}
+	if left := limit - len(snaps); left > 0 {
+		legacy, err := s.FS.Collection(colProjections).OrderBy(fAt, firestore.Asc).Limit(left).Documents(ctx).GetAll()
+		if err != nil {
+			return nil, err
+		}
+		snaps = append(snaps, legacy...)
 	}
 	p := &ProjectionPass{st: s, id: NewID(), now: now}
 	seenBoard, seenGame := map[Board]bool{}, map[string]bool{}
 	for _, snap := range snaps {
 		rec := passRecord{ref: snap.Ref}
 		data := snap.Data()
+		game, _ := data[fGame].(string)
+		if snap.Ref.Parent.ID == colEvents {
+			rec.mark = true
+			g := snap.Ref.Parent.Parent
+			if g == nil || g.Parent == nil || g.Parent.ID != colGames || g.Parent.Parent != nil {
+				continue
+			}
+			game = g.ID
+		}
 		var bs []Board
 		if err := fromFirestore(data[fBoards], &bs); err == nil {
 			for _, b := range bs {
@@ -468,7 +487,6 @@ func (s *Store) BeginProjection(ctx context.Context, now time.Time, limit int) (
 				}
 			}
 		}
-		game, _ := data[fGame].(string)
 		if project, _ := data[fProject].(bool); project && validID(game) {
 			kind, _ := data[fKind].(string)
 			rec.game = &GameRef{ID: game, Kind: kind}
@@ -501,11 +519,13 @@ func (p *ProjectionPass) Project(ctx context.Context, g GameRef) (Rebuilt, error
 	return p.st.project(ctx, p, g, p.now)
 }
 
-// Finish deletes the marker of every record whose work is done: all but
-// those that asked for a board or a game in failed, which the next pass
-// takes again (redoing a rebuild changes nothing). One write per marker, in
-// bulk. Every rebuild of the pass read after the markers' transactions had
-// committed, so a deleted marker's changes are in the boards.
+// Finish clears the mark of every record whose work is done (a legacy
+// marker is deleted): all but those that asked for a board or a game in
+// failed, which the next pass takes again (redoing a rebuild changes
+// nothing). One write per record, in bulk. Every rebuild of the pass read
+// after the records' transactions had committed, so a cleared record's
+// changes are in the boards. A record deleted meanwhile (its game was) is
+// done.
 func (p *ProjectionPass) Finish(ctx context.Context, failedBoards map[Board]bool, failedGames map[string]bool) error {
 	bw := p.st.FS.BulkWriter(ctx)
 	var jobs []*firestore.BulkWriterJob
@@ -517,7 +537,13 @@ func (p *ProjectionPass) Finish(ctx context.Context, failedBoards map[Board]bool
 		if bad {
 			continue
 		}
-		j, err := bw.Delete(r.ref)
+		var j *firestore.BulkWriterJob
+		var err error
+		if r.mark {
+			j, err = bw.Update(r.ref, []firestore.Update{{Path: fProjectDue, Value: firestore.Delete}})
+		} else {
+			j, err = bw.Delete(r.ref)
+		}
 		if err != nil {
 			bw.End()
 			return err
@@ -527,7 +553,7 @@ func (p *ProjectionPass) Finish(ctx context.Context, failedBoards map[Board]bool
 	bw.End()
 	var errs []error
 	for _, j := range jobs {
-		if _, err := j.Results(); err != nil {
+		if _, err := j.Results(); err != nil && !notFound(err) {
 			errs = append(errs, err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"cloud.google.com/go/firestore"
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
@@ -326,10 +327,10 @@ func TestProjectionPassOverlapAndFailure(t *testing.T) {
 	requireBoardExact(t, st, "pig", "classic")
 }
 
-// A record whose effects changed a leaderboard leaves a marker saying
-// which, until a pass has done it; one that changed none leaves nothing.
-// The record itself is not written again (a write there is a trigger
-// delivery).
+// A record whose effects changed a leaderboard is marked saying which (in
+// the same write that clears its pending flag: no marker document), until a
+// pass has done it; one that changed none is not marked. A marker document
+// left from before issue 22 is still projected and deleted.
 func TestProjectionMarkers(t *testing.T) {
 	ctx := context.Background()
 	st := effectsStore(t)
@@ -339,17 +340,33 @@ func TestProjectionMarkers(t *testing.T) {
 		_, err := st.ApplyEffects(ctx, "g1", store.EventID(seq))
 		require.NoError(t, err)
 	}
-	m := docData(t, st, "projections/g1~"+store.EventID(1))
+	m := docData(t, st, "games/g1/events/"+store.EventID(1))
 	require.Equal(t, []any{map[string]any{"kind": "pig", "mode": "classic"}, map[string]any{"kind": "pig", "mode": store.DefaultMode}}, m["boards"])
-	require.Equal(t, "g1", m["game"])
+	require.Equal(t, true, m["projectDue"])
 	require.Equal(t, false, m["project"])
-	require.Nil(t, docData(t, st, "projections/g1~"+store.EventID(2)))
-	rec := docData(t, st, "games/g1/events/"+store.EventID(1))
-	require.ElementsMatch(t, []string{"seq", "at", "kind", "type", "actionId", "actor", "events", "pending", "effectsAt"}, keysOf(rec))
+	require.ElementsMatch(t, []string{"seq", "at", "kind", "type", "actionId", "actor", "events", "pending", "effectsAt", "projectDue", "boards", "project"}, keysOf(m))
+	rec := docData(t, st, "games/g1/events/"+store.EventID(2))
+	require.ElementsMatch(t, []string{"seq", "at", "kind", "type", "actionId", "actor", "events", "pending", "effectsAt"}, keysOf(rec), "changed no board: no mark")
+	empty, err := st.FS.Collection("projections").Documents(ctx).GetAll()
+	require.NoError(t, err)
+	require.Empty(t, empty, "no marker document")
 	project(t, st)
-	require.Nil(t, docData(t, st, "projections/g1~"+store.EventID(1)), "done")
+	require.NotContains(t, docData(t, st, "games/g1/events/"+store.EventID(1)), "projectDue", "done")
 	requireBoardExact(t, st, "pig", "classic")
 	requireBoardExact(t, st, "pig", store.DefaultMode)
+
+	// A marker left from before: projected, then deleted.
+	putEventRecord(t, st, "g2", 1, true, gameOver("blitz", []string{"cy"}, []string{"ann"}))
+	_, err = st.ApplyEffects(ctx, "g2", store.EventID(1))
+	require.NoError(t, err)
+	_, err = st.FS.Doc("games/g2/events/"+store.EventID(1)).Update(ctx, []firestore.Update{{Path: "projectDue", Value: firestore.Delete}})
+	require.NoError(t, err)
+	_, err = st.FS.Doc("projections/g2~"+store.EventID(1)).Set(ctx, map[string]any{
+		"game": "g2", "kind": "pig", "boards": []any{map[string]any{"kind": "pig", "mode": "blitz"}}, "project": false, "at": time.Now()})
+	require.NoError(t, err)
+	project(t, st)
+	require.Nil(t, docData(t, st, "projections/g2~"+store.EventID(1)), "the legacy marker is done")
+	requireBoardExact(t, st, "pig", "blitz")
 }
 
 func keysOf(m map[string]any) []string {

@@ -501,7 +501,7 @@ func (retried) Error() string { return "a retry of a recorded action" }
 
 // recordedAnywhere finds the recorded reply of a: in the game document's
 // recent actions, else in its action record (nil when neither has it).
-func (st *Store) recordedAnywhere(ctx context.Context, gameID string, a domain.Action, hash string) (*recorded, error) {
+func (st *Store) recordedAnywhere(ctx context.Context, sl *slots, gameID string, a domain.Action, hash string) (*recorded, error) {
 	snap, err := st.gameRef(gameID).Get(ctx)
 	if err == nil {
 		raw, jerr := docJSON(snap.Data())
@@ -515,7 +515,7 @@ func (st *Store) recordedAnywhere(ctx context.Context, gameID string, a domain.A
 	} else if !notFound(err) {
 		return nil, err
 	}
-	return recordedReply(st.actionRef(gameID, a).Get(ctx))
+	return st.recordedAction(func(ref *firestore.DocumentRef) (*firestore.DocumentSnapshot, error) { return ref.Get(ctx) }, sl, gameID, a)
 }
 
 // seedCache keeps the seeds of the games this process has played: a seed is

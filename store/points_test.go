@@ -91,7 +91,7 @@ func TestRaceLeaderboardProjection(t *testing.T) {
 		wg.Wait()
 		require.ElementsMatch(t, []bool{true, false}, results, "%s: applied once", id)
 		require.Equal(t, false, docData(t, st, "games/r1/events/"+id)["pending"], id)
-		require.NotNil(t, docData(t, st, "projections/r1~"+id), "%s marks the race for the pass", id)
+		require.Equal(t, true, docData(t, st, "games/r1/events/"+id)["projectDue"], "%s marks the race for the pass", id)
 	}
 	require.Equal(t, before, updateTime(t, st, "games/r1/public/leaderboard"), "no effect wrote the leaderboard")
 	require.Nil(t, docData(t, st, "games/r1/ledger/t1-1"), "nor the ledger (the actions write it)")

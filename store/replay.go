@@ -75,7 +75,7 @@ type FrameStep struct {
 // events collection (history batches of up to FlushEvery steps, and the
 // event records of steps with effects or that version no game) and of its
 // actions collection (the records of actions that wrote more than the game
-// document), plus, once, any document outside the game an action read that
+// document) and of the game's records slot, if it has one (record.go), plus, once, any document outside the game an action read that
 // was too large to record (a Party Board board file).
 //
 // Errors: ENOTFOUND (no such game), ECONFLICT (not finished), ELIMIT (more
@@ -136,9 +136,32 @@ func ReplayGame(ctx context.Context, st *Store, kind, gameID string, viewer doma
 	if err != nil {
 		return nil, err
 	}
-	inputs := map[string]replayInput{}
+	// A game with a records slot keeps most of its actions' records there
+	// (record.go): its documents are read too.
+	recs := make([]map[string]any, 0, len(asnaps))
+	ids := make([]string, 0, len(asnaps))
 	for _, a := range asnaps {
-		s, _ := a.Data()[fReplay].(string)
+		recs, ids = append(recs, a.Data()), append(ids, a.Ref.ID)
+	}
+	sl := st.slotsOf(e.Game)
+	if sl.records != "" {
+		coll, err := sl.collection(gameID, sl.records)
+		if err != nil {
+			return nil, err
+		}
+		snaps, err := st.FS.Collection(coll).Documents(ctx).GetAll()
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range snaps {
+			if act, ok := d.Data()[fAct].(map[string]any); ok {
+				recs, ids = append(recs, act), append(ids, d.Ref.ID)
+			}
+		}
+	}
+	inputs := map[string]replayInput{}
+	for i, rec := range recs {
+		s, _ := rec[fReplay].(string)
 		if s == "" {
 			continue
 		}
@@ -146,13 +169,13 @@ func ReplayGame(ctx context.Context, st *Store, kind, gameID string, viewer doma
 		if err := json.Unmarshal([]byte(s), &in); err != nil {
 			return nil, err
 		}
-		inputs[a.Ref.ID] = in
+		inputs[ids[i]] = in
 	}
 	stored, err := docJSON(game)
 	if err != nil {
 		return nil, err
 	}
-	r := &replayer{st: st, ctx: ctx, e: e, sl: st.slotsOf(e.Game), gameID: gameID, seed: seed, mem: map[string]map[string]any{}}
+	r := &replayer{st: st, ctx: ctx, e: e, sl: sl, gameID: gameID, seed: seed, mem: map[string]map[string]any{}}
 	out := r.play(start, steps, inputs, stored)
 	out.Kind = kind
 	out.SeedHash, _ = game[fSeedHash].(string)

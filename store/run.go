@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"maps"
 	"math/rand/v2"
 	"time"
 
@@ -181,8 +182,9 @@ type attempt struct {
 	now    time.Time
 	seed   func() (string, error)
 	// recorded: the action's key and reply went into the game document, so
-	// it needs no action record.
-	recorded bool
+	// it needs no action record; recordIn: the record went into a document
+	// of the game's records slot (record.go).
+	recorded, recordIn bool
 	// hash and replyJSON are the request's hash and the reply, as runAction
 	// computed them, for the game document's recent actions (empty outside
 	// a recorded action).
@@ -377,6 +379,9 @@ func (at *attempt) write() error {
 		if err != nil {
 			return err
 		}
+		if at.holdsRecord(w) {
+			w.Value, at.recordIn = withRecord{w.Value, at.record()}, true
+		}
 		if err := writeDoc(tx, st.FS.Doc(p), w, at.rs, now, kind); err != nil {
 			return err
 		}
@@ -528,23 +533,23 @@ func (st *Store) writeRecord(tx txn, e domain.Entry, gameID string, s domain.Ste
 	}
 	id := recordID(s, actionID)
 	pending := st.Games.pending(e, s.Events)
-	if !pending && st.Games.projects(e, s.Events) {
-		// Nothing but the projection's marker to write: the action writes
-		// it now, in its own commit (exactly once, as the action is), so the
-		// record has no effects to wait for — no trigger work, no second
-		// write of it. With effects, applying them marks it (apply.go).
-		if err := st.markProjection(tx, gameID, id, e.Kind(), nil, true, now); err != nil {
-			return "", false, err
-		}
-	}
 	actor := map[string]any{"id": s.Actor.ID, "name": s.Actor.Name, "role": string(s.Actor.Role)}
 	if s.Actor.Game != "" {
 		actor["game"] = s.Actor.Game
 	}
-	if err := tx.Create(st.eventRef(gameID, id), map[string]any{
+	rec := map[string]any{
 		"seq": s.Version, fAt: now, fKind: e.Kind(), "type": s.Type, "actionId": actionID,
 		"actor": actor, "events": evs, fPending: pending,
-	}); err != nil {
+	}
+	if !pending && st.Games.projects(e, s.Events) {
+		// Nothing but the projection's mark to write: the record carries
+		// it from its creation, in the action's own commit (exactly once,
+		// as the action is), so it has no effects to wait for — no trigger
+		// work, no second write of it. With effects, applying them marks
+		// it (apply.go).
+		maps.Copy(rec, projectionMark(nil, true))
+	}
+	if err := tx.Create(st.eventRef(gameID, id), rec); err != nil {
 		return "", false, err
 	}
 	return id, pending && st.Games.eager(e, s.Events), nil
@@ -714,7 +719,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 					}
 				}
 				if rerr == nil && prev == nil {
-					prev, rerr = recordedReply(tx.Get(st.actionRef(gameID, a)))
+					prev, rerr = st.recordedAction(tx.Get, x.sl, gameID, a)
 				}
 				if rerr != nil {
 					return rerr
@@ -745,21 +750,10 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 			if w, ok := at.change.GameWrite(); ok && w.Create {
 				x.created = true
 			}
-			if at.recorded {
-				return nil // the game document keeps it (log.go)
+			if at.recorded || at.recordIn {
+				return nil // the game document keeps it (log.go), or a document of the game's (record.go)
 			}
-			rec := map[string]any{
-				"kind": x.entry.Game.Kind(), "type": a.Type, "actor": a.Actor.ID, "hash": hash,
-				fVersion: at.reply().Version, "reply": string(b), "at": at.now,
-			}
-			if s := at.change.Session; s != nil {
-				sb, _ := json.Marshal(s)
-				rec["session"] = string(sb)
-			}
-			if in := at.replayRecord(); in != nil {
-				rec[fReplay] = in // replay.go
-			}
-			return tx.Create(st.actionRef(gameID, a), rec)
+			return tx.Create(st.actionRef(gameID, a), at.record())
 		})
 	}
 	b := st.backoff()
@@ -775,7 +769,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 		case codes.AlreadyExists:
 			// A concurrent retry of the same action id committed first, or a
 			// document the action creates appeared meanwhile.
-			prev, rerr := st.recordedAnywhere(ctx, gameID, a, hash)
+			prev, rerr := st.recordedAnywhere(ctx, x.sl, gameID, a, hash)
 			if rerr != nil {
 				return nil, rerr
 			}
@@ -859,16 +853,7 @@ func recordedReply(snap *firestore.DocumentSnapshot, err error) (*recorded, erro
 	if err != nil {
 		return nil, err
 	}
-	h, _ := snap.Data()["hash"].(string)
-	r, _ := snap.Data()["reply"].(string)
-	out := &recorded{hash: h, reply: json.RawMessage(r)}
-	if s, _ := snap.Data()["session"].(string); s != "" {
-		var a domain.Actor
-		if json.Unmarshal([]byte(s), &a) == nil {
-			out.session = &a
-		}
-	}
-	return out, nil
+	return recordOf(snap.Data()), nil
 }
 
 // requestHash identifies what an action asked for — its game kind, type,

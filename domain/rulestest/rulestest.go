@@ -252,6 +252,7 @@ func Run(t *testing.T, k Kit) {
 	if tick == 0 {
 		tick = 5 * time.Second
 	}
+	recordSlots(t, k.Game)
 	for i := range games {
 		seed := fmt.Sprintf("conformance-%d", i)
 		t.Run(seed, func(t *testing.T) {
@@ -437,6 +438,26 @@ func settle(t *testing.T, w *World) {
 		}
 	}
 	t.Fatal("deadlines keep coming")
+}
+
+// recordSlots checks the slot that keeps action records (domain.Slot.Records):
+// at most one, keyed, and readable by no client (a record holds replies and
+// payloads).
+func recordSlots(t *testing.T, g domain.Game) {
+	t.Helper()
+	n := 0
+	for _, s := range g.Slots() {
+		if !s.Records {
+			continue
+		}
+		n++
+		if !s.Keyed() || s.Access != domain.ReadNever {
+			t.Fatalf("slot %s keeps action records: it must be keyed and domain.ReadNever (it is %q, access %v)", s.Name, s.Path, s.Access)
+		}
+	}
+	if n > 1 {
+		t.Fatalf("%s declares %d slots that keep action records; at most one may", g.Kind(), n)
+	}
 }
 
 // roundTrips checks that every document the last action wrote decodes into

@@ -135,7 +135,7 @@ func (RaceGame) Slots() []domain.Slot {
 		{Name: SlotBoard, Path: "private/board", Type: BoardDoc{}, Access: domain.ReadAdmin, Doc: "every tile's content (the game's admins, while the fog is off for them)"},
 		{Name: SlotPools, Path: "private/pools", Type: PoolsDoc{}, Access: domain.ReadAdmin, Doc: "the task pools"},
 		{Name: SlotCred, Path: "private/cred-{key}", Type: domain.Credential{}, Access: domain.ReadNever, Doc: "a team's or an admin's password hash"},
-		{Name: SlotHistory, Path: "history/{key}", Type: HistoryEntry{}, Access: domain.ReadNever, Doc: "one state-changing action as undo needs it: before-images, after-hashes, awards"},
+		{Name: SlotHistory, Path: "history/{key}", Type: HistoryEntry{}, Access: domain.ReadNever, Records: true, Doc: "one state-changing action as undo needs it: before-images, after-hashes, awards; and the action's idempotency record (the platform's act)"},
 		{Name: SlotHistoryPart, Path: "historyParts/{key}", Type: HistoryPart{}, Access: domain.ReadNever, Doc: "a slice of a history entry's before-images too large to keep in it"},
 		{Name: SlotDiscord, Path: "private/discord", Type: DiscordDoc{}, Access: domain.ReadNever, Doc: "the Discord webhook URLs (secrets)"},
 		{Name: SlotDiscordStatus, Path: "private/discordStatus", Type: DiscordStatus{}, Access: domain.ReadAdmin, Doc: "Discord delivery status per destination (no URLs)"},

@@ -67,7 +67,10 @@ await run("games2", async (browser, metrics) => {
   await ann.page.locator("#cb-team-name").fill("Ann's edited");
   await ann.page.locator("#cb-edit-team").click();
   await ann.page.locator("#cb-teams li", { hasText: "Ann's edited — 7 alive" }).waitFor();
-  check((await text(ann, "#cb-status")).includes("saved"), "the picked team is renamed from the card (editTeam)");
+  // The list follows the team's document, which may arrive before the
+  // reply that sets the status: wait for the status too.
+  await ann.page.locator("#cb-status", { hasText: "saved" }).waitFor();
+  check(true, "the picked team is renamed from the card (editTeam)");
   await ann.page.locator("#cb-restart-team").click();
   await ann.page.locator("#kind-codebowl .error:not([hidden])", { hasText: "no dead player" }).waitFor();
   check(true, "replacing the dead of a team with nobody dead shows the API's refusal (restartTeam)");

@@ -1,0 +1,92 @@
+package store
+
+import (
+	"encoding/json"
+
+	"cloud.google.com/go/firestore"
+
+	"github.com/meeple-games/meeple/domain"
+)
+
+// Action records kept in a game's own documents (domain.Slot.Records).
+//
+// An action that writes more than the game document leaves an idempotency
+// record, games/{id}/actions/{actorId}~{actionId}: the reply a retry gets
+// again. A game whose every state-changing action already writes a
+// server-only document under that same key (Tile Race's undo history entry)
+// declares its slot with Records, and the record rides in that document's
+// field "act" instead: one document fewer per action (issue 22). When the
+// game later deletes such a document (an undo), the platform keeps it as a
+// stub holding "act" alone, so a retry of the undone action still gets its
+// first reply and never applies again.
+const fAct = "act"
+
+// record is the action record of a successful attempt: where the game
+// keeps it (recordIn) or the actions collection.
+func (at *attempt) record() map[string]any {
+	x, a := at.x, at.x.req.Action
+	rec := map[string]any{
+		"kind": x.entry.Game.Kind(), "type": a.Type, "actor": a.Actor.ID, "hash": at.hash,
+		fVersion: at.reply().Version, "reply": string(at.replyJSON), "at": at.now,
+	}
+	if s := at.change.Session; s != nil {
+		sb, _ := json.Marshal(s)
+		rec["session"] = string(sb)
+	}
+	if in := at.replayRecord(); in != nil {
+		rec[fReplay] = in // replay.go
+	}
+	return rec
+}
+
+// recordKey is the key of an action's record: {actorId}~{actionId}.
+func recordKey(a domain.Action) string { return a.Actor.ID + "~" + a.ID }
+
+// holdsRecord reports whether w is the write of the game's records-slot
+// document that keeps this action's record.
+func (at *attempt) holdsRecord(w domain.Write) bool {
+	sl := at.x.sl
+	return sl.records != "" && !w.Delete && w.Slot == sl.records && w.Key == recordKey(at.x.req.Action)
+}
+
+// withRecord is a document value with an action record to store beside its
+// fields (docFields adds it, as Firestore values: its time stays a time).
+type withRecord struct {
+	value any
+	act   map[string]any
+}
+
+// recordedAction finds the record of action a in game gameID: in the game's
+// records slot, else in the actions collection (nil when neither has it).
+// get reads a document (in the transaction, or not).
+func (st *Store) recordedAction(get func(*firestore.DocumentRef) (*firestore.DocumentSnapshot, error), sl *slots, gameID string, a domain.Action) (*recorded, error) {
+	if sl != nil && sl.records != "" {
+		p, err := sl.path(gameID, domain.Doc(sl.records, recordKey(a)))
+		if err == nil {
+			snap, err := get(st.FS.Doc(p))
+			if err != nil && !notFound(err) {
+				return nil, err
+			}
+			if err == nil {
+				if act, ok := snap.Data()[fAct].(map[string]any); ok {
+					return recordOf(act), nil
+				}
+			}
+		}
+	}
+	return recordedReply(get(st.actionRef(gameID, a)))
+}
+
+// recordOf decodes an action record's fields.
+func recordOf(data map[string]any) *recorded {
+	h, _ := data["hash"].(string)
+	r, _ := data["reply"].(string)
+	out := &recorded{hash: h, reply: json.RawMessage(r)}
+	if s, _ := data["session"].(string); s != "" {
+		var a domain.Actor
+		if json.Unmarshal([]byte(s), &a) == nil {
+			out.session = &a
+		}
+	}
+	return out
+}
