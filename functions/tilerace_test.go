@@ -545,3 +545,51 @@ func TestTileRaceFirebaseUID(t *testing.T) {
 		require.Equal(t, r.id, claims["game"])
 	}
 }
+
+// A completion reads the game, its team and the public board (its tile's
+// content is there), and the private board only when it lifts the fog; it
+// writes its team, its history entry (with its action record), its event
+// record (with the projection's mark) and its ledger entry, and the public
+// board when it lifts the fog (issue 22).
+func TestTileRaceCompletionDocuments(t *testing.T) {
+	s, c := countedStack(t)
+	r := newRace(t, s, 2, true)
+	body := func(tm raceTeam) map[string]any {
+		tt := r.team(tm.id)
+		tile := r.board().Tiles[tt.Position-1]
+		return map[string]any{"type": "complete", "tile": tt.Position, "recorded": len(tt.Progress), "players": tm.members[:tile.Content.Min], "complete": true}
+	}
+	cost := func(tm raceTeam, id string) (reads, writes int64, lifted bool) {
+		t.Helper()
+		b := body(tm)
+		before := r.board().RevealedUpTo
+		r0, w0 := c.reads.Load(), c.writes.Load()
+		r.mustAct(tm.token, id, b)
+		r1, w1 := c.reads.Load(), c.writes.Load()
+		return r1 - r0, w1 - w0, r.board().RevealedUpTo > before
+	}
+	tests := []struct {
+		name          string
+		team          raceTeam
+		reads, writes int64
+		lifts         bool
+	}{
+		{"the first to reach tile 2 lifts the fog", r.teams[0], 4, 5, true},
+		{"the second to reach it does not", r.teams[1], 3, 4, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			reads, writes, lifted := cost(tc.team, "c-"+tc.team.id)
+			require.Equal(t, tc.lifts, lifted)
+			require.Equal(t, tc.reads, reads, "documents read")
+			require.Equal(t, tc.writes, writes, "documents written")
+		})
+	}
+	// The tiles the teams stand on stay the private board's: same label.
+	var bd tilerace.BoardDoc
+	r.doc("private/board", &bd)
+	for _, tm := range r.teams {
+		pos := r.team(tm.id).Position
+		require.Equal(t, bd.Board.Tiles[pos-1].Label, r.board().Tiles[pos-1].Content.Label)
+	}
+}

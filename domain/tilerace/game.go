@@ -240,6 +240,14 @@ func (RaceGame) Plan(a domain.Action) (domain.Plan, error) {
 		case DocTeams:
 			reads = append(reads, domain.Read{DocID: domain.Doc(SlotTeam, ""), All: true})
 		case DocTile, DocBoard:
+			if a.Type == ActionComplete {
+				// The team's tile is revealed: its content is on the
+				// public board, read below. The private board (9.8 KB in
+				// 770 fields on a full race) is read only when the
+				// completion lifts the fog or the tile is not public
+				// (tileOfCompletion).
+				continue
+			}
 			reads = append(reads, lock(domain.Doc(SlotBoard, "")))
 		case DocPools:
 			reads = append(reads, lock(domain.Doc(SlotPools, "")))
@@ -421,6 +429,12 @@ func (g RaceGame) run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 			return domain.Change{}, err
 		}
 		v.Board = bd.Board
+	} else if a.Type == ActionComplete {
+		t, ok := tileOfCompletion(pb, v.Team.Position)
+		if !ok {
+			return domain.Change{}, domain.Need(domain.Read{DocID: domain.Doc(SlotBoard, ""), Snapshot: true})
+		}
+		v.Tile = &t
 	}
 	if reads(DocPools) {
 		var pd PoolsDoc
@@ -501,7 +515,13 @@ func (g RaceGame) run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 		return domain.Change{}, err
 	}
 	if out.Wrote(DocPublicBoard) && !boardRead {
-		return domain.Change{}, domain.Need(domain.Locked(domain.Doc(SlotBoard, "")))
+		board := domain.Locked(domain.Doc(SlotBoard, ""))
+		if a.Type == ActionComplete {
+			// A team's action holds no lock (Plan): the board it copies
+			// revealed tiles from is a snapshot too.
+			board.Snapshot = true
+		}
+		return domain.Change{}, domain.Need(board)
 	}
 	ch := domain.Change{Result: out.Result, Steps: []domain.Step{{Actor: a.Actor, Type: a.Type, Events: SayAll(out.Events)}}}
 	if a.Type == ActionViewBoard || a.Type == ActionExportTasks {
@@ -800,4 +820,20 @@ func wrote(ws []domain.Write, id domain.DocID) bool {
 		}
 	}
 	return false
+}
+
+// tileOfCompletion is the tile a team on position completes, as the public
+// board shows it: a team stands on a revealed tile (the frontier follows the
+// leader), whose public content is the private tile's, all but the pool task
+// it came from (TaskID), which a completion does not use. False when the
+// public board does not show it (the caller then reads the private board).
+func tileOfCompletion(pb PublicBoard, position int) (Tile, bool) {
+	if position < 1 || position > len(pb.Tiles) {
+		return Tile{}, false
+	}
+	pt := pb.Tiles[position-1]
+	if !pt.Revealed || pt.Content == nil || pt.N != position {
+		return Tile{}, false
+	}
+	return Tile{N: pt.N, Layout: pt.Layout, Task: pt.Content.Task, Reward: pt.Content.Reward, Mods: pt.Content.Mods}, true
 }

@@ -13,6 +13,9 @@ type Values struct {
 	Team          Team          // DocTeam: the team the action names
 	Target        Team          // DocTarget: the team a powerup targets
 	Board         Board         // DocTile, DocBoard
+	// Tile is the team's tile when the board was not read: a completion
+	// reads it from the public board (tileOfCompletion).
+	Tile *Tile
 	Pools         Pools         // DocPools
 	Teams         []Team        // DocTeams: every team
 	PowerupTile   PowerupTile   // DocPowerupTile: the one the action names
@@ -87,6 +90,9 @@ func Run(c Ctx, v Values, in Input) (Values, Outcome, error) {
 			return bad()
 		}
 		tile, _ := v.Board.Tile(v.Team.Position)
+		if v.Tile != nil {
+			tile = *v.Tile
+		}
 		v.Game, v.Team, o, err = Complete(c, v.Game, v.Team, tile, *r)
 		if err == nil && o.Wrote(DocTeam) {
 			// The fog frontier follows the team in the same commit (its
