@@ -9,13 +9,13 @@ import (
 // Outcome lists. The board holds the tiles (DocTile and DocBoard: the store
 // keeps all 56 in one private document, so a tile costs one read either way).
 type Values struct {
-	Game          Game
-	Team          Team          // DocTeam: the team the action names
-	Target        Team          // DocTarget: the team a powerup targets
-	Board         Board         // DocTile, DocBoard
+	Game   Game
+	Team   Team  // DocTeam: the team the action names
+	Target Team  // DocTarget: the team a powerup targets
+	Board  Board // DocTile, DocBoard
 	// Tile is the team's tile when the board was not read: a completion
 	// reads it from the public board (tileOfCompletion).
-	Tile *Tile
+	Tile          *Tile
 	Pools         Pools         // DocPools
 	Teams         []Team        // DocTeams: every team
 	PowerupTile   PowerupTile   // DocPowerupTile: the one the action names
