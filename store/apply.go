@@ -138,7 +138,7 @@ func (s *Store) prepareEffects(ctx context.Context, tx txn, gameID, id string, d
 			}
 		}
 		for _, step := range steps {
-			if _, _, err := s.writeRecord(tx, e, gameID, step, "fx-"+NewID(), now); err != nil {
+			if _, _, err := s.writeRecord(tx, e, gameID, step, "fx-"+NewID(), now, nil); err != nil {
 				return nil, err
 			}
 		}

@@ -461,6 +461,12 @@ func expandRecords(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]
 			}
 			continue
 		}
+		if v, ok := data["steps"]; ok {
+			// The last batch, in the game's last record (writeGame).
+			if err := steps(v, kind); err != nil {
+				return nil, err
+			}
+		}
 		var r EventRecord
 		if err := fromFirestore(data, &r); err != nil {
 			return nil, err

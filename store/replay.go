@@ -272,6 +272,11 @@ func recordedSteps(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]
 			}
 			continue
 		}
+		if v, ok := data["steps"]; ok { // the last batch, in the last record (run.go writeGame)
+			if err := list(v); err != nil {
+				return nil, err
+			}
+		}
 		var s logStep
 		if err := fromFirestore(data, &s); err != nil {
 			return nil, err

@@ -343,21 +343,20 @@ func (at *attempt) write() error {
 		}
 	}
 	gw, writesGame := at.change.GameWrite()
-	var logged []logStep // versioned steps the game document's log takes
+	var logged []logStep   // versioned steps the game document's log takes
+	var recs []domain.Step // those of them that keep a record too, written with the game
 	for _, s := range at.change.Steps {
 		if !writesGame || s.Version == 0 {
-			if err := at.writeRecord(s); err != nil {
+			if err := at.writeRecord(s, nil); err != nil {
 				return err
 			}
 			continue
 		}
 		// A step with effects, or one the game's projection must hear of,
-		// keeps its own record (the marker names it).
+		// keeps its own record (its mark is on it).
 		rec := st.Games.pending(x.entry, s.Events) || st.Games.projects(x.entry, s.Events)
 		if rec {
-			if err := at.writeRecord(s); err != nil {
-				return err
-			}
+			recs = append(recs, s)
 		}
 		ls, err := stepOf(s, x.req.Action.ID, now, rec)
 		if err != nil {
@@ -367,7 +366,7 @@ func (at *attempt) write() error {
 		logged = append(logged, ls)
 	}
 	if writesGame {
-		if err := at.writeGame(gw, logged); err != nil {
+		if err := at.writeGame(gw, logged, recs); err != nil {
 			return err
 		}
 	}
@@ -411,7 +410,12 @@ func (at *attempt) write() error {
 // writeGame writes the game document: created with its seed and room, or
 // updated (guarded by its update time when it was read as a snapshot). When
 // the game ends its seed is revealed and its room code freed.
-func (at *attempt) writeGame(w domain.Write, steps []logStep) error {
+//
+// recs are the steps of the change that keep a record of their own (a
+// gameOver's): writeGame writes them. When the game ends, the history's
+// last batch rides in the last of them (field "steps", as in a batch) rather
+// than in a document of its own: one write fewer per game (issue 22).
+func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step) error {
 	x, tx, st := at.x, at.tx, at.x.st
 	gameID, kind := x.req.GameID, x.entry.Game.Kind()
 	h := domain.Header{}
@@ -423,8 +427,25 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep) error {
 	pl := at.platformLog()
 	over := h.Status == domain.StatusOver
 	log, flushed, batch := logUpdate(pl, steps, over, restOf(w.Value, pl))
-	if batch != nil {
+	var carried map[string]any // the last batch, in the last record
+	switch {
+	case batch != nil && over && len(recs) > 0:
+		fs, err := firestoreSteps(batch)
+		if err != nil {
+			return err
+		}
+		carried = map[string]any{"steps": fs}
+	case batch != nil:
 		if err := st.writeBatch(tx, gameID, kind, batch, at.now); err != nil {
+			return err
+		}
+	}
+	for i, s := range recs {
+		var extra map[string]any
+		if i == len(recs)-1 {
+			extra = carried
+		}
+		if err := at.writeRecord(s, extra); err != nil {
 			return err
 		}
 	}
@@ -510,10 +531,10 @@ func recordID(s domain.Step, actionID string) string {
 	return s.Actor.ID + "~" + actionID
 }
 
-// writeRecord writes a step's event record.
-func (at *attempt) writeRecord(s domain.Step) error {
+// writeRecord writes a step's event record, with extra fields (nil: none).
+func (at *attempt) writeRecord(s domain.Step, extra map[string]any) error {
 	x := at.x
-	id, eager, err := x.st.writeRecord(at.tx, x.entry, x.req.GameID, s, x.req.Action.ID, at.now)
+	id, eager, err := x.st.writeRecord(at.tx, x.entry, x.req.GameID, s, x.req.Action.ID, at.now, extra)
 	if err == nil && eager {
 		x.eagerRecords = append(x.eagerRecords, eagerRecord{id: id, at: at.now, step: s})
 	}
@@ -522,8 +543,9 @@ func (at *attempt) writeRecord(s domain.Step) error {
 
 // writeRecord writes the event record of step s of a game's action actionID,
 // pending when a registered effect handles one of its events. It returns the
-// record's id and whether an eager handler is to run on it.
-func (st *Store) writeRecord(tx txn, e domain.Entry, gameID string, s domain.Step, actionID string, now time.Time) (string, bool, error) {
+// record's id and whether an eager handler is to run on it. extra are more
+// fields of the record (a game's last history batch, writeGame).
+func (st *Store) writeRecord(tx txn, e domain.Entry, gameID string, s domain.Step, actionID string, now time.Time, extra map[string]any) (string, bool, error) {
 	evs, err := toFirestore(s.Events)
 	if err != nil {
 		return "", false, err
@@ -549,6 +571,7 @@ func (st *Store) writeRecord(tx txn, e domain.Entry, gameID string, s domain.Ste
 		// it (apply.go).
 		maps.Copy(rec, projectionMark(nil, true))
 	}
+	maps.Copy(rec, extra)
 	if err := tx.Create(st.eventRef(gameID, id), rec); err != nil {
 		return "", false, err
 	}

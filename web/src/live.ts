@@ -73,8 +73,12 @@ export async function watchGame(
         (snap) => {
           fromColl = snap.docs.flatMap((d) => {
             const data = d.data();
-            if (data.batch) return ((data.steps ?? []) as LogStep[]).map(stepRecord);
-            return [{ id: d.id, ...data } as EventRecord];
+            const steps = ((data.steps ?? []) as LogStep[]).map(stepRecord);
+            if (data.batch) return steps;
+            // A game's last record carries the history's last batch too.
+            const rec: Record<string, unknown> = { id: d.id, ...data };
+            delete rec.steps;
+            return [...steps, rec as unknown as EventRecord];
           });
           emit();
         },
