@@ -43,7 +43,12 @@ export class VerifyPanel {
     this.records = records;
     const over = !!g?.seed;
     this.el.hidden = !over;
-    if (over && !this.ran && records.length > 0 && records[records.length - 1].seq >= g!.version) {
+    // Run once the log holds every step, 1 to the game's version: a page
+    // opened after the end gets the latest steps with the game document
+    // first and the history's batches a moment later; run on the first
+    // alone, it would check only the last few rolls.
+    const seqs = new Set(records.map((r) => r.seq).filter((seq) => seq > 0 && seq <= g!.version));
+    if (over && !this.ran && seqs.size >= g!.version) {
       this.ran = true;
       this.seed.input.value = g!.seed!;
       void this.verify();

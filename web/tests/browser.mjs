@@ -128,10 +128,12 @@ try {
   const players = [ann, ben];
   const latencies = [];
   const replies = [];
+  const rollSeqs = []; // the version each roll made: its step's seq
   async function click(p, sel) {
     const other = p === ann ? ben : ann;
     const v = await version(p);
     await p.page.locator(sel).click();
+    if (sel === "#roll") rollSeqs.push(v + 1);
     await waitVersion(p, v + 1);
     await waitVersion(other, v + 1);
     const c = await p.page.evaluate(() => window.meepleTimings.clicks.at(-1));
@@ -149,6 +151,7 @@ try {
     const p = (await ann.page.locator("#roll").isVisible()) ? ann : ben;
     const v = await version(p);
     await p.page.locator("body").press("r");
+    rollSeqs.push(v + 1);
     await waitVersion(p, v + 1);
     check(true, "the R key rolls");
     const faces = await p.page.locator("#dice svg.die-face").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")));
@@ -183,6 +186,15 @@ try {
     await p.page.locator("#verify-result.pass").waitFor();
   }
   check((await text(ann, "#verify-result")).startsWith("PASS"), `verify passes: ${await text(ann, "#verify-result")}`);
+  // A page opened after the end holds every step of the match too: the
+  // few still in the game document's log, the history batches, and the last
+  // batch, which rides in the gameOver's record (issue 22). Every roll made
+  // is checked.
+  await vi.page.reload();
+  await vi.page.locator("#verify-result.pass").waitFor();
+  const checked = new Set((await vi.page.locator("#verify-checks li").allInnerTexts()).map((t) => Number(/^step (\d+)/.exec(t)?.[1])));
+  const missing = rollSeqs.filter((seq) => !checked.has(seq));
+  check(missing.length === 0, `the spectator's page, opened after the end, has every one of the ${rollSeqs.length} rolls (steps ${rollSeqs[0]}–${rollSeqs.at(-1)}); missing: ${missing.join(", ") || "none"}`);
   await shot(ann, "07-dashdice-over-verified.png");
   await shot(vi, "08-spectator.png");
   check((await vi.page.locator("#roll, #bank, #join, #call-odd, #rematch").count()) === 0, "the spectator page has no action buttons");
