@@ -26,7 +26,8 @@ import (
 //     reply without an action record;
 //   - its steps' events: each versioned step in "log", which a client's one
 //     listener on the game document already receives. The log keeps every
-//     step not yet written to the history and at least the last LogKeep; every
+//     step not yet written to the history, the action's own, and of the last
+//     LogKeep those that fit in DocBudget; every
 //     FlushEvery steps, and when the game ends, the steps not yet written go
 //     to one batch document events/b{EventID(first seq)}, so the full history
 //     stays queryable at one write per FlushEvery actions.
@@ -57,9 +58,6 @@ const (
 	// 1 MiB; the budget keeps every listener's snapshot small.
 	FlushEvery = 32
 	DocBudget  = 14000
-	// stepBytes is what a step adds to the log besides its events (seq, at,
-	// type, actionId, actor), about.
-	stepBytes = 160
 	// ActKeep is how many of the latest actions a retry is recognised
 	// among (then refused as already applied: 409), and ReplyKeep how many
 	// of them keep their reply (a retry gets it again, 200).
@@ -302,16 +300,28 @@ func withAct(acts []actEntry, e actEntry) []actEntry {
 func logUpdate(pl platformLog, steps []logStep, over bool, rest int) (log []logStep, flushed int64, batch []logStep) {
 	all := append(append([]logStep{}, pl.Log...), steps...)
 	sort.SliceStable(all, func(i, j int) bool { return all[i].Seq < all[j].Seq })
+	sizes := make([]int, len(all))
+	for i, s := range all {
+		sizes[i] = stepSize(s)
+	}
 	flushed = pl.Flushed
+	pending := func(i int) bool { return all[i].Seq > flushed && !all[i].Rec } // not in the history yet
 	var unflushed []logStep
-	for _, s := range all {
-		if s.Seq > flushed && !s.Rec {
+	for i, s := range all {
+		if pending(i) {
 			unflushed = append(unflushed, s)
 		}
 	}
+	// The document's size if no batch is written now: every step the log
+	// would keep, the latest LogKeep already in the history included (a
+	// 12-player Party Board's steps are large: counting only the unflushed
+	// ones let its document reach 16.6 KB).
 	size := rest
-	for _, s := range unflushed {
-		size += len(s.Events) + len(s.P) + stepBytes
+	keepFrom := len(all) - LogKeep
+	for i := range all {
+		if i >= keepFrom || pending(i) {
+			size += sizes[i]
+		}
 	}
 	if len(unflushed) >= FlushEvery || size >= DocBudget || (over && len(unflushed) > 0) {
 		batch = unflushed
@@ -321,9 +331,32 @@ func logUpdate(pl platformLog, steps []logStep, over bool, rest int) (log []logS
 			flushed = max(flushed, all[n-1].Seq)
 		}
 	}
-	keep := len(all) - LogKeep
+	// The log keeps every step not in the history, and of the latest
+	// LogKeep the ones that fit in the budget, newest first: a few large
+	// steps (a 12-player mini-game's) alone could take the document past
+	// 16 KB. A listener that misses them finds them in the history.
+	room := DocBudget - rest
+	keep := make([]bool, len(all))
+	for i := range all {
+		// This action's own steps stay whatever their size: a retry of it
+		// gets its events back from the log (withEvents).
+		if pending(i) || i >= len(all)-len(steps) {
+			keep[i] = true
+			room -= sizes[i]
+		}
+	}
+	for i := len(all) - 1; i >= 0 && i >= keepFrom; i-- {
+		if keep[i] {
+			continue
+		}
+		if sizes[i] > room {
+			break
+		}
+		keep[i] = true
+		room -= sizes[i]
+	}
 	for i, s := range all {
-		if i >= keep || (s.Seq > flushed && !s.Rec) {
+		if keep[i] {
 			log = append(log, s)
 		}
 	}
@@ -569,10 +602,23 @@ func restOf(state any, pl platformLog) int {
 	if b, err := json.Marshal(state); err == nil {
 		n += len(b)
 	}
-	for _, e := range pl.Acts {
-		n += 40 + len(e.Reply) + len(e.Session)
+	// The recent actions as they are stored (one JSON string), and room for
+	// the one this action adds with its reply.
+	if b, err := json.Marshal(pl.Acts); err == nil {
+		n += len(b) + 300
 	}
 	return n
+}
+
+// stepSize is what a step takes in the log (its JSON; the log is stored as
+// one JSON string). Estimating it from its events alone let a 12-player
+// Party Board's document reach 16 KB.
+func stepSize(s logStep) int {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return len(s.Events) + len(s.P) + 200
+	}
+	return len(b)
 }
 
 // recall is what a retry of a recent action gets: e.recorded, or for an
