@@ -469,11 +469,10 @@ func (s *Store) BeginProjection(ctx context.Context, now time.Time, limit int) (
 		game, _ := data[fGame].(string)
 		if snap.Ref.Parent.ID == colEvents {
 			rec.mark = true
-			g := snap.Ref.Parent.Parent
-			if g == nil || g.Parent == nil || g.Parent.ID != colGames || g.Parent.Parent != nil {
+			var ok bool
+			if game, ok = gameOf(snap.Ref); !ok {
 				continue
 			}
-			game = g.ID
 		}
 		var bs []Board
 		if err := fromFirestore(data[fBoards], &bs); err == nil {

@@ -230,11 +230,11 @@ func (s *Store) DueOutbox(ctx context.Context, now time.Time, limit int) ([]Outb
 	}
 	out := make([]OutboxRef, 0, len(snaps))
 	for _, snap := range snaps {
-		game := snap.Ref.Parent.Parent
-		if game == nil || game.Parent == nil || game.Parent.ID != colGames || game.Parent.Parent != nil {
+		game, ok := gameOf(snap.Ref)
+		if !ok {
 			continue
 		}
-		out = append(out, OutboxRef{GameID: game.ID, Key: snap.Ref.ID})
+		out = append(out, OutboxRef{GameID: game, Key: snap.Ref.ID})
 	}
 	return out, nil
 }

@@ -46,7 +46,18 @@ func (s *Store) privateRef(gameID string) *firestore.DocumentRef {
 // actionRef is the record of an action: keyed by who sent it and the id they
 // chose, so two players who happen to pick the same action id never collide.
 func (s *Store) actionRef(gameID string, a domain.Action) *firestore.DocumentRef {
-	return s.gameRef(gameID).Collection(colActions).Doc(a.Actor.ID + "~" + a.ID)
+	return s.gameRef(gameID).Collection(colActions).Doc(recordKey(a))
+}
+
+// gameOf is the id of the game whose subcollection holds ref
+// (games/{gameId}/{collection}/{id}): false for a document of a collection
+// of the same name elsewhere, which a collection-group query also finds.
+func gameOf(ref *firestore.DocumentRef) (string, bool) {
+	game := ref.Parent.Parent
+	if game == nil || game.Parent == nil || game.Parent.ID != colGames || game.Parent.Parent != nil {
+		return "", false
+	}
+	return game.ID, true
 }
 
 // EventID is the id of the event record of the step that made version seq:

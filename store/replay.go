@@ -136,13 +136,26 @@ func ReplayGame(ctx context.Context, st *Store, kind, gameID string, viewer doma
 	if err != nil {
 		return nil, err
 	}
+	inputs := map[string]replayInput{}
+	input := func(id string, rec map[string]any) error {
+		s, _ := rec[fReplay].(string)
+		if s == "" {
+			return nil
+		}
+		var in replayInput
+		if err := json.Unmarshal([]byte(s), &in); err != nil {
+			return err
+		}
+		inputs[id] = in
+		return nil
+	}
+	for _, a := range asnaps {
+		if err := input(a.Ref.ID, a.Data()); err != nil {
+			return nil, err
+		}
+	}
 	// A game with a records slot keeps most of its actions' records there
 	// (record.go): its documents are read too.
-	recs := make([]map[string]any, 0, len(asnaps))
-	ids := make([]string, 0, len(asnaps))
-	for _, a := range asnaps {
-		recs, ids = append(recs, a.Data()), append(ids, a.Ref.ID)
-	}
 	sl := st.slotsOf(e.Game)
 	if sl.records != "" {
 		coll, err := sl.collection(gameID, sl.records)
@@ -155,21 +168,11 @@ func ReplayGame(ctx context.Context, st *Store, kind, gameID string, viewer doma
 		}
 		for _, d := range snaps {
 			if act, ok := d.Data()[fAct].(map[string]any); ok {
-				recs, ids = append(recs, act), append(ids, d.Ref.ID)
+				if err := input(d.Ref.ID, act); err != nil {
+					return nil, err
+				}
 			}
 		}
-	}
-	inputs := map[string]replayInput{}
-	for i, rec := range recs {
-		s, _ := rec[fReplay].(string)
-		if s == "" {
-			continue
-		}
-		var in replayInput
-		if err := json.Unmarshal([]byte(s), &in); err != nil {
-			return nil, err
-		}
-		inputs[ids[i]] = in
 	}
 	stored, err := docJSON(game)
 	if err != nil {

@@ -55,11 +55,11 @@ func (s *Store) PendingEvents(ctx context.Context, olderThan time.Time, limit in
 	}
 	out := make([]PendingEvent, 0, len(snaps))
 	for _, snap := range snaps {
-		game := snap.Ref.Parent.Parent
-		if game == nil || game.Parent == nil || game.Parent.ID != colGames || game.Parent.Parent != nil {
+		game, ok := gameOf(snap.Ref)
+		if !ok {
 			continue
 		}
-		out = append(out, PendingEvent{GameID: game.ID, EventID: snap.Ref.ID})
+		out = append(out, PendingEvent{GameID: game, EventID: snap.Ref.ID})
 	}
 	return out, nil
 }
