@@ -215,17 +215,7 @@ func (RaceGame) Plan(a domain.Action) (domain.Plan, error) {
 	if r, ok := req.(*PowerupRequest); ok {
 		return planPowerup(a, r, keys)
 	}
-	// A team's action reads its documents as snapshots too, as a powerup use
-	// does (planPowerup): what it writes is written on the condition that it
-	// did not change since the read, so it needs no lock, and the team's
-	// completions never wait on another team's, or on the board another
-	// completion read. What it only reads (the tile's content on the board)
-	// may change after the read: the action is then ordered before that
-	// change, which is what the one who changed it saw too.
-	lock := domain.Locked
-	if spec.Who == WhoTeam {
-		lock = func(id domain.DocID) domain.Read { return domain.Read{DocID: id, Snapshot: true} }
-	}
+	lock := readFor(a.Type)
 	reads := []domain.Read{game}
 	for _, d := range spec.Reads {
 		switch d {
@@ -432,7 +422,7 @@ func (g RaceGame) run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 	} else if a.Type == ActionComplete {
 		t, ok := tileOfCompletion(pb, v.Team.Position)
 		if !ok {
-			return domain.Change{}, domain.Need(domain.Read{DocID: domain.Doc(SlotBoard, ""), Snapshot: true})
+			return domain.Change{}, domain.Need(readFor(a.Type)(domain.Doc(SlotBoard, "")))
 		}
 		v.Tile = &t
 	}
@@ -515,13 +505,7 @@ func (g RaceGame) run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 		return domain.Change{}, err
 	}
 	if out.Wrote(DocPublicBoard) && !boardRead {
-		board := domain.Locked(domain.Doc(SlotBoard, ""))
-		if a.Type == ActionComplete {
-			// A team's action holds no lock (Plan): the board it copies
-			// revealed tiles from is a snapshot too.
-			board.Snapshot = true
-		}
-		return domain.Change{}, domain.Need(board)
+		return domain.Change{}, domain.Need(readFor(a.Type)(domain.Doc(SlotBoard, "")))
 	}
 	ch := domain.Change{Result: out.Result, Steps: []domain.Step{{Actor: a.Actor, Type: a.Type, Events: SayAll(out.Events)}}}
 	if a.Type == ActionViewBoard || a.Type == ActionExportTasks {
@@ -836,4 +820,19 @@ func tileOfCompletion(pb PublicBoard, position int) (Tile, bool) {
 		return Tile{}, false
 	}
 	return Tile{N: pt.N, Layout: pt.Layout, Task: pt.Content.Task, Reward: pt.Content.Reward, Mods: pt.Content.Mods}, true
+}
+
+// readFor is how an action of type typ reads a document, in its Plan and in
+// what it asks for later (NeedDocs). A team's action reads its documents as
+// snapshots, as a powerup use does (planPowerup): what it writes is written
+// on the condition that it did not change since the read, so it needs no
+// lock, and the team's completions never wait on another team's, or on the
+// board another completion read. What it only reads (the tile's content on
+// the board) may change after the read: the action is then ordered before
+// that change, which is what the one who changed it saw too. Others lock.
+func readFor(typ string) func(domain.DocID) domain.Read {
+	if Specs[typ].Who == WhoTeam {
+		return func(id domain.DocID) domain.Read { return domain.Read{DocID: id, Snapshot: true} }
+	}
+	return domain.Locked
 }
