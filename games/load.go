@@ -528,16 +528,9 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		return err
 	}
 	// (2) All teams at once, perTeam completions each.
-	var concurrent, failed, slow, movesUnderLoad int
-	var latency []time.Duration
+	var slow, movesUnderLoad int
 	replied := map[string]time.Time{} // award key → when its completion was answered
-	elapsed := r.burst(n, perTeam, "c", func(res map[string]any, d time.Duration, err error) {
-		if err != nil {
-			failed++
-			return
-		}
-		concurrent++
-		latency = append(latency, d)
+	lock := r.burst(n, perTeam, "c", func(res map[string]any, d time.Duration) {
 		if d > 500*time.Millisecond {
 			slow++
 		}
@@ -562,12 +555,12 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	fmt.Fprintf(out, "    after its reply until its effects ran (the effects, and the tick meanwhile), by path:\n")
 	breakdown(out, effPaths, nil, sequential)
 	fmt.Fprintf(out, "  all %d teams completing at once: %d completions in %s = %.1f completions/s, %d failed\n",
-		n, concurrent, elapsed.Round(time.Millisecond), float64(concurrent)/elapsed.Seconds(), failed)
+		n, lock.done, lock.elapsed.Round(time.Millisecond), lock.rate(), lock.failed)
 	before, after := float64(n*perTeam)/floorBefore.Seconds(), float64(n*perTeam)/floorAfter.Seconds()
 	floorRate := (before + after) / 2
 	fmt.Fprintf(out, "  the concurrent floor (%d writers, %d rounds of 3 reads + 3 writes each on their own documents): %.1f transactions/s (%.1f before the burst, %.1f after); completions at %.0f %% of it\n",
-		n, perTeam, floorRate, before, after, 100*float64(concurrent)/elapsed.Seconds()/floorRate)
-	row(out, "  completion latency under that load", latency)
+		n, perTeam, floorRate, before, after, 100*lock.rate()/floorRate)
+	row(out, "  completion latency under that load", lock.latency)
 	fmt.Fprintf(out, "  %d of them reached a tile that reveals more; %d took over 500 ms\n", movesUnderLoad, slow)
 	if err := spreadBurst(ctx, p, out, n, perTeam, floorRate); err != nil {
 		return err
@@ -578,12 +571,24 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	return raceMix(ctx, p, out, r)
 }
 
+// burstTally is what a burst did: completions answered and failed, their
+// latencies, and how long it took.
+type burstTally struct {
+	done, failed int
+	latency      []time.Duration
+	elapsed      time.Duration
+}
+
+// rate is the burst's completions per second.
+func (b burstTally) rate() float64 { return float64(b.done) / b.elapsed.Seconds() }
+
 // burst has the first n teams complete perTeam tiles each, all teams at
-// once (action ids prefix0, prefix1, …), calling each with every reply and
-// its latency, one call at a time; it returns how long the burst took.
-func (r *loadRace) burst(n, perTeam int, prefix string, each func(res map[string]any, d time.Duration, err error)) time.Duration {
+// once (action ids prefix0, prefix1, …), calling each (when not nil) with
+// every successful reply and its latency, one call at a time.
+func (r *loadRace) burst(n, perTeam int, prefix string, each func(res map[string]any, d time.Duration)) burstTally {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	var t burstTally
 	start := time.Now()
 	for i := range n {
 		wg.Add(1)
@@ -594,13 +599,22 @@ func (r *loadRace) burst(n, perTeam int, prefix string, each func(res map[string
 				res, err := r.complete(i, fmt.Sprint(prefix, k))
 				d := time.Since(t0)
 				mu.Lock()
-				each(res, d, err)
+				if err != nil {
+					t.failed++
+				} else {
+					t.done++
+					t.latency = append(t.latency, d)
+					if each != nil {
+						each(res, d)
+					}
+				}
 				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
-	return time.Since(start)
+	t.elapsed = time.Since(start)
+	return t
 }
 
 // spreadBurst is the burst again on a race whose teams are spread over the
@@ -618,20 +632,10 @@ func spreadBurst(ctx context.Context, p domain.Probe, out io.Writer, n, perTeam 
 		}
 		r.pos[i] = 1 + 4*i
 	}
-	var done, failed int
-	var latency []time.Duration
-	elapsed := r.burst(n, perTeam, "s", func(_ map[string]any, d time.Duration, err error) {
-		if err != nil {
-			failed++
-			return
-		}
-		done++
-		latency = append(latency, d)
-	})
-	rate := float64(done) / elapsed.Seconds()
+	t := r.burst(n, perTeam, "s", nil)
 	fmt.Fprintf(out, "  the same burst with the teams spread over the board (only the leader lifts the fog): %d completions in %s = %.1f completions/s, %d failed; %.0f %% of the floor above\n",
-		done, elapsed.Round(time.Millisecond), rate, failed, 100*rate/floorRate)
-	row(out, "  completion latency, spread", latency)
+		t.done, t.elapsed.Round(time.Millisecond), t.rate(), t.failed, 100*t.rate()/floorRate)
+	row(out, "  completion latency, spread", t.latency)
 	return nil
 }
 
