@@ -190,6 +190,8 @@ await run("replay", async (browser, metrics) => {
   check((await text(alice, "#replay-frame")).startsWith("frame 1 of"), "the slider goes back to the start");
   check(Number(await text(alice, "#replay-game #version")) === 0, "the DashDice page shows the first frame's version");
   await alice.page.locator("#replay-raw summary").click();
+  // The <details> draws on its toggle event, which fires in a task after the click.
+  await alice.page.waitForFunction(() => document.querySelector("#replay-state")?.textContent?.includes('"phase"'), null, { timeout: 10_000 }).catch(() => {});
   check((await text(alice, "#replay-state")).includes('"phase"'), "opening the details shows the frame's state as JSON");
   await shot(alice, "replay.png");
 

@@ -308,7 +308,8 @@ export async function replayPage(root: HTMLElement, [id]: string[], s: Session):
     back.disabled = at === 0;
     step.disabled = at === frames.length - 1;
     if (at === frames.length - 1) pause();
-  };  const start = () => {
+  };
+  const start = () => {
     if (at === frames.length - 1) show(0);
     play.textContent = "⏸ pause";
     timer = window.setInterval(() => show(at + 1), SPEEDS[speed.value] ?? 500);
