@@ -117,7 +117,20 @@ type Slot struct {
 	// action must still get its first reply, not apply again). At most one
 	// slot of a game has it.
 	Records bool
+	// Packed names top-level fields of the document's JSON that are stored
+	// as their JSON text, one string each, with the platform's field
+	// "packed" listing them (domain.PackedField). Firestore converts, compares
+	// and indexes every field of a document on every read and write, so a
+	// large array or map that no rule or query looks into (a board's 56
+	// tiles are 400-650 fields) is far cheaper as one field. Clients read a
+	// packed field with JSON.parse; the platform unpacks it before the game
+	// sees the document.
+	Packed []string
 }
+
+// PackedField is the platform's field of a stored document that lists the
+// fields stored as JSON text (Slot.Packed); no document type may use it.
+const PackedField = "packed"
 
 // Keyed reports whether documents of the slot are told apart by a key.
 func (s Slot) Keyed() bool { return strings.Contains(s.Path, "{key}") }

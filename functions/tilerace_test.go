@@ -118,9 +118,7 @@ func (r *race) doc(path string, v any) {
 	r.s.t.Helper()
 	snap, err := r.s.store.FS.Doc("games/" + r.id + "/" + path).Get(context.Background())
 	require.NoError(r.s.t, err, path)
-	b, err := json.Marshal(snap.Data())
-	require.NoError(r.s.t, err)
-	require.NoError(r.s.t, json.Unmarshal(b, v))
+	require.NoError(r.s.t, store.DecodeDoc(snap.Data(), v))
 }
 
 // game is the game document, with the fog frontier (kept with the public

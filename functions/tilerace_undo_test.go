@@ -27,6 +27,20 @@ var undoCounters = map[string][]string{
 	"private/board": {"version"},
 }
 
+// unpackedData is a stored document's fields with its packed fields
+// (domain.Slot.Packed) parsed, so a test can look into them.
+func unpackedData(t *testing.T, m map[string]any) map[string]any {
+	t.Helper()
+	list, _ := m[domain.PackedField].([]any)
+	for _, n := range list {
+		var v any
+		require.NoError(t, json.Unmarshal([]byte(m[n.(string)].(string)), &v), "packed field %s", n)
+		m[n.(string)] = v
+	}
+	delete(m, domain.PackedField)
+	return m
+}
+
 // state reads every document of the race an undo may restore, whole, as
 // stored: all but the history, the event log, the action records, the
 // points (checked on their own) and the seed. The store's updatedAt and the
@@ -50,7 +64,7 @@ func (r *race) state() (map[string]map[string]any, map[string]float64) {
 			if d.Ref.ID == "leaderboard" || d.Ref.ID == "server" {
 				continue
 			}
-			out[coll+"/"+d.Ref.ID] = d.Data()
+			out[coll+"/"+d.Ref.ID] = unpackedData(r.s.t, d.Data())
 		}
 	}
 	counters := map[string]float64{}
@@ -67,8 +81,11 @@ func (r *race) state() (map[string]map[string]any, map[string]float64) {
 					leaf = rest
 				}
 				if parent != nil {
-					if v, ok := parent[leaf].(int64); ok {
+					switch v := parent[leaf].(type) {
+					case int64:
 						counters[path+"."+f] = float64(v)
+					case float64: // from a packed field's JSON
+						counters[path+"."+f] = v
 					}
 					delete(parent, leaf)
 				}

@@ -529,6 +529,7 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	}
 	// (2) All teams at once, perTeam completions each.
 	var slow, movesUnderLoad int
+	lockCPU := cpuSince(p)
 	replied := map[string]time.Time{} // award key → when its completion was answered
 	lock := r.burst(n, perTeam, "c", func(res map[string]any, d time.Duration) {
 		if d > 500*time.Millisecond {
@@ -541,10 +542,13 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			replied[k] = time.Now()
 		}
 	})
+	perLock := lockCPU(n * perTeam)
+	floorCPU := cpuSince(p)
 	floorAfter, err := p.Floor(ctx, n, 3, 3, perTeam)
 	if err != nil {
 		return err
 	}
+	perFloor := floorCPU(n * perTeam)
 	ledger, board := settle(ctx, p, r.gameID, replied, awardsSeq)
 	seq := float64(sequential)
 	fmt.Fprintf(out, "%d teams on one game:\n", n)
@@ -561,6 +565,7 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	fmt.Fprintf(out, "  the concurrent floor (%d writers, %d rounds of 3 reads + 3 writes each on their own documents): %.1f transactions/s (%.1f before the burst, %.1f after); completions at %.0f %% of it\n",
 		n, perTeam, floorRate, before, after, 100*lock.rate()/floorRate)
 	row(out, "  completion latency under that load", lock.latency)
+	fmt.Fprintf(out, "  processor time per completion: %s; per floor transaction: %s\n", perLock, perFloor)
 	fmt.Fprintf(out, "  %d of them reached a tile that reveals more; %d took over 500 ms\n", movesUnderLoad, slow)
 	if err := spreadBurst(ctx, p, out, n, perTeam, floorRate); err != nil {
 		return err
@@ -632,10 +637,13 @@ func spreadBurst(ctx context.Context, p domain.Probe, out io.Writer, n, perTeam 
 		}
 		r.pos[i] = 1 + 4*i
 	}
+	spent := cpuSince(p)
 	t := r.burst(n, perTeam, "s", nil)
+	per := spent(n * perTeam)
 	fmt.Fprintf(out, "  the same burst with the teams spread over the board (only the leader lifts the fog): %d completions in %s = %.1f completions/s, %d failed; %.0f %% of the floor above\n",
 		t.done, t.elapsed.Round(time.Millisecond), t.rate(), t.failed, 100*t.rate()/floorRate)
 	row(out, "  completion latency, spread", t.latency)
+	fmt.Fprintf(out, "  processor time per completion, spread: %s\n", per)
 	return nil
 }
 
@@ -1308,6 +1316,33 @@ func startDashDice(ctx context.Context, p domain.Probe, tokens map[string]string
 type pather interface{ Paths() map[string]int64 }
 
 // pathsNow is p's counts by path shape, or nil when p does not count them.
+// cpuer is a Probe that reports the processor time used so far by the
+// emulator and by the stack (the load generator's, on Linux).
+type cpuer interface {
+	CPU() (emulator, stack time.Duration)
+}
+
+// cpuSpent is processor time used between two readings, per one of n.
+type cpuSpent struct{ emulator, stack time.Duration }
+
+// cpuSince returns a function that reports, per one of n, the processor
+// time used since cpuSince was called (zero when p cannot tell).
+func cpuSince(p domain.Probe) func(n int) cpuSpent {
+	c, ok := p.(cpuer)
+	if !ok {
+		return func(int) cpuSpent { return cpuSpent{} }
+	}
+	e0, s0 := c.CPU()
+	return func(n int) cpuSpent {
+		e1, s1 := c.CPU()
+		return cpuSpent{(e1 - e0) / time.Duration(max(n, 1)), (s1 - s0) / time.Duration(max(n, 1))}
+	}
+}
+
+func (c cpuSpent) String() string {
+	return fmt.Sprintf("emulator %.1f ms, stack %.1f ms", float64(c.emulator)/1e6, float64(c.stack)/1e6)
+}
+
 func pathsNow(p domain.Probe) map[string]int64 {
 	if pp, ok := p.(pather); ok {
 		return pp.Paths()

@@ -133,7 +133,7 @@ func (s *Store) prepareEffects(ctx context.Context, tx txn, gameID, id string, d
 			if err != nil {
 				return nil, err
 			}
-			if err := writeDoc(tx, s.FS.Doc(p), w, rs, now, e.Kind()); err != nil {
+			if err := writeDoc(tx, s.FS.Doc(p), w, rs, now, sl); err != nil {
 				return nil, err
 			}
 		}

@@ -74,7 +74,7 @@ func (s *slots) collection(gameID, slot string) (string, error) {
 
 // docJSON turns a document's fields into the JSON a game decodes.
 func docJSON(data map[string]any) (json.RawMessage, error) {
-	return json.Marshal(jsonable(data))
+	return json.Marshal(jsonable(unpacked(data)))
 }
 
 // readSet is what one action has read: the documents, and for snapshot reads
@@ -193,8 +193,9 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 	return nil
 }
 
-// docFields is the stored form of a game's document value.
-func docFields(v any, now time.Time) (map[string]any, error) {
+// docFields is the stored form of a game's document value; the fields named
+// in packed (domain.Slot.Packed) are stored as their JSON text.
+func docFields(v any, now time.Time, packed []string) (map[string]any, error) {
 	var act map[string]any
 	if w, ok := v.(withRecord); ok {
 		v, act = w.value, w.act
@@ -207,6 +208,9 @@ func docFields(v any, now time.Time) (map[string]any, error) {
 	if !ok {
 		return nil, fmt.Errorf("store: a document must marshal to a JSON object, not %T", m)
 	}
+	if err := pack(doc, packed); err != nil {
+		return nil, err
+	}
 	doc[fUpdatedAt] = now
 	if act != nil {
 		doc[fAct] = act
@@ -216,10 +220,11 @@ func docFields(v any, now time.Time) (map[string]any, error) {
 
 // writeDoc writes one document of a game (not the game document). A
 // document read as a snapshot is written only if it has not changed since.
-func writeDoc(tx txn, ref *firestore.DocumentRef, w domain.Write, rs *readSet, now time.Time, kind string) error {
+func writeDoc(tx txn, ref *firestore.DocumentRef, w domain.Write, rs *readSet, now time.Time, sl *slots) error {
 	if w.DocID.Slot == domain.SlotOutbox && !w.Delete {
-		return createOutbox(tx, ref, w.Value, kind, now)
+		return createOutbox(tx, ref, w.Value, sl.kind, now)
 	}
+	packed := sl.byName[w.DocID.Slot].Packed
 	since, snapshot := rs.snapshot[w.DocID]
 	var pre []firestore.Precondition
 	if snapshot && !since.IsZero() {
@@ -233,13 +238,13 @@ func writeDoc(tx txn, ref *firestore.DocumentRef, w domain.Write, rs *readSet, n
 	case w.Delete:
 		return tx.Delete(ref, pre...)
 	case w.Create || (snapshot && since.IsZero()):
-		doc, err := docFields(w.Value, now)
+		doc, err := docFields(w.Value, now, packed)
 		if err != nil {
 			return err
 		}
 		return tx.Create(ref, doc)
 	case snapshot:
-		doc, err := docFields(w.Value, now)
+		doc, err := docFields(w.Value, now, packed)
 		if err != nil {
 			return err
 		}
@@ -256,7 +261,7 @@ func writeDoc(tx txn, ref *firestore.DocumentRef, w domain.Write, rs *readSet, n
 		}
 		return tx.Update(ref, ups, pre...)
 	default:
-		doc, err := docFields(w.Value, now)
+		doc, err := docFields(w.Value, now, packed)
 		if err != nil {
 			return err
 		}

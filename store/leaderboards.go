@@ -307,7 +307,7 @@ func (s *Store) project(ctx context.Context, p *ProjectionPass, g GameRef, now t
 				if err != nil {
 					return err
 				}
-				if err := writeDoc(tx, s.FS.Doc(path), w, rs, now, e.Kind()); err != nil {
+				if err := writeDoc(tx, s.FS.Doc(path), w, rs, now, sl); err != nil {
 					return err
 				}
 			}

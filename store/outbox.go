@@ -52,7 +52,7 @@ const (
 // createOutbox creates an outbox document: the game's message and a fresh
 // delivery state, due now.
 func createOutbox(tx txn, ref *firestore.DocumentRef, v any, kind string, now time.Time) error {
-	doc, err := docFields(v, now)
+	doc, err := docFields(v, now, nil)
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func (s *Store) settle(ctx context.Context, ref *firestore.DocumentRef, e domain
 					if err != nil {
 						return err
 					}
-					if err := writeDoc(tx, s.FS.Doc(p), w, rs, now, e.Kind()); err != nil {
+					if err := writeDoc(tx, s.FS.Doc(p), w, rs, now, sl); err != nil {
 						return err
 					}
 				}

@@ -688,7 +688,7 @@ func (r *replayer) apply(ch domain.Change, now time.Time, room string) error {
 			r.put(p, doc)
 			continue
 		}
-		doc, err := docFields(w.Value, now)
+		doc, err := docFields(w.Value, now, r.sl.byName[w.DocID.Slot].Packed)
 		if err != nil {
 			return err
 		}

@@ -381,7 +381,7 @@ func (at *attempt) write() error {
 		if at.holdsRecord(w) {
 			w.Value, at.recordIn = withRecord{w.Value, at.record()}, true
 		}
-		if err := writeDoc(tx, st.FS.Doc(p), w, at.rs, now, kind); err != nil {
+		if err := writeDoc(tx, st.FS.Doc(p), w, at.rs, now, x.sl); err != nil {
 			return err
 		}
 	}
@@ -399,7 +399,7 @@ func (at *attempt) write() error {
 				return err
 			}
 			w.Create = true
-			if err := writeDoc(tx, st.FS.Doc(p), w, at.rs, now, kind); err != nil {
+			if err := writeDoc(tx, st.FS.Doc(p), w, at.rs, now, x.sl); err != nil {
 				return err
 			}
 		}

@@ -253,6 +253,7 @@ func Run(t *testing.T, k Kit) {
 		tick = 5 * time.Second
 	}
 	recordSlots(t, k.Game)
+	packedSlots(t, k.Game)
 	for i := range games {
 		seed := fmt.Sprintf("conformance-%d", i)
 		t.Run(seed, func(t *testing.T) {
@@ -458,6 +459,49 @@ func recordSlots(t *testing.T, g domain.Game) {
 	if n > 1 {
 		t.Fatalf("%s declares %d slots that keep action records; at most one may", g.Kind(), n)
 	}
+}
+
+// packedSlots checks domain.Slot.Packed: each name is a top-level JSON field
+// of the slot's type, and no type has the platform's field
+// domain.PackedField.
+func packedSlots(t *testing.T, g domain.Game) {
+	t.Helper()
+	for _, s := range g.Slots() {
+		fields := jsonFields(reflect.TypeOf(s.Type))
+		if fields[domain.PackedField] {
+			t.Fatalf("slot %s: its type %T has a field %q, the platform's list of packed fields", s.Name, s.Type, domain.PackedField)
+		}
+		for _, n := range s.Packed {
+			if !fields[n] {
+				t.Fatalf("slot %s packs %q, which is not a JSON field of %T", s.Name, n, s.Type)
+			}
+		}
+	}
+}
+
+// jsonFields are the top-level JSON field names of a struct type (embedded
+// structs' fields included).
+func jsonFields(typ reflect.Type) map[string]bool {
+	out := map[string]bool{}
+	if typ == nil || typ.Kind() != reflect.Struct {
+		return out
+	}
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case tag == "-" || !f.IsExported() && !f.Anonymous:
+		case f.Anonymous && tag == "":
+			for k := range jsonFields(f.Type) {
+				out[k] = true
+			}
+		case tag != "":
+			out[tag] = true
+		default:
+			out[f.Name] = true
+		}
+	}
+	return out
 }
 
 // roundTrips checks that every document the last action wrote decodes into

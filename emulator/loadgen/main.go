@@ -28,6 +28,7 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"cloud.google.com/go/firestore"
@@ -138,6 +139,9 @@ func run(n int, only string, discordLimit, discordBurst int, crowd []int) error 
 	}
 	games.LoadActions = n
 	p := &probe{Caller: s.Caller(), fs: fs, cnt: cnt, bare: bare}
+	if s.Emulator != nil {
+		p.emu = s.Emulator()
+	}
 	fmt.Printf("Meeple load generator — local stack, Firestore emulator, bare transaction p50 %s, p99 %s (%d samples)\n",
 		games.Pct(bare, 50), games.Pct(bare, 99), len(bare))
 	fmt.Printf("(the same on a 6 KB document with a listener: p50 %s, p99 %s)\n", games.Pct(sized, 50), games.Pct(sized, 99))
@@ -210,11 +214,25 @@ type probe struct {
 	fs   *firestore.Client
 	cnt  *counter
 	bare []time.Duration
+	emu  *fsemu.Emulator // nil: CPU reports the emulator's as 0
 }
 
 func (p *probe) Counts() (int64, int64)    { return p.cnt.snapshot() }
 func (p *probe) Baseline() []time.Duration { return p.bare }
 func (p *probe) Paths() map[string]int64   { return p.cnt.Paths() }
+
+// CPU is the processor time used so far by the emulator and by this process
+// (the stack and the load generator).
+func (p *probe) CPU() (emulator, stack time.Duration) {
+	if p.emu != nil {
+		emulator = p.emu.CPU()
+	}
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		stack = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	return emulator, stack
+}
 
 func (p *probe) Doc(ctx context.Context, path string) (map[string]any, int, error) {
 	snap, err := p.fs.Doc(path).Get(ctx)

@@ -155,15 +155,21 @@ func TestLocalStackEndToEnd(t *testing.T) {
 		require.EqualValues(t, 1, teamDoc.Data()["position"])
 		board, err := s.Store.FS.Doc("games/" + r["gameId"] + "/public/board").Get(ctx)
 		require.NoError(t, err)
-		tile1 := board.Data()["tiles"].([]any)[0].(map[string]any)["content"].(map[string]any)
-		min := int(tile1["min"].(int64))
+		var tiles []struct {
+			Content struct {
+				Min   int
+				Label string
+			}
+		}
+		require.NoError(t, json.Unmarshal([]byte(board.Data()["tiles"].(string)), &tiles), "the board's tiles are JSON text")
+		min := tiles[0].Content.Min
 		players := make([]string, min) // one entry per completion; members may repeat unless it is a group task
 		for i := range players {
 			players[i] = team.Members[i%len(team.Members)]
 		}
 		printed, err := json.Marshal(players)
 		require.Equal(t, string(printed), r["firstPlayers"], "the printed curl names as many completions as tile 1 needs")
-		require.Equal(t, tile1["label"], r["firstTile"])
+		require.Equal(t, tiles[0].Content.Label, r["firstTile"])
 		require.NoError(t, err)
 		require.Contains(t, how.String(), `"type":"complete","tile":1,"recorded":0,"players":`+string(printed))
 		out, err = Post(ctx, s.FunctionsURL+"/TileRace", tok, map[string]any{"gameId": r["gameId"], "actionId": "c1", "type": "complete",

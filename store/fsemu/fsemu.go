@@ -129,6 +129,29 @@ func Start(ctx context.Context, o Options) (*Emulator, error) {
 	}
 }
 
+// CPU is the processor time the emulator's process has used so far, from
+// /proc (Linux; 0 elsewhere or once it has exited): the load generator sets
+// it against the stack's own.
+func (e *Emulator) CPU() time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", e.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name (which may hold spaces, in parentheses):
+	// utime and stime are the 14th and 15th fields, in clock ticks (100 a second).
+	_, rest, ok := strings.Cut(string(b), ") ")
+	if !ok {
+		return 0
+	}
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	s, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+s) * 10 * time.Millisecond
+}
+
 // Done is closed when the emulator process has exited.
 func (e *Emulator) Done() <-chan struct{} { return e.done }
 

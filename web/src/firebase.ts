@@ -36,3 +36,21 @@ async function open(s: Session, name: string): Promise<Firestore> {
   }
   return db;
 }
+
+/**
+ * unpack is a stored document's data as the game's type reads it: the fields
+ * its "packed" list names are stored as JSON text (one Firestore field for a
+ * whole board, not hundreds: domain.Slot.Packed) and are parsed here.
+ */
+export function unpack<T = Record<string, unknown>>(data: Record<string, unknown> | undefined): T | undefined {
+  if (!data) return undefined;
+  const list = data.packed;
+  if (!Array.isArray(list)) return data as T;
+  const out: Record<string, unknown> = { ...data };
+  delete out.packed;
+  for (const name of list) {
+    const v = out[name];
+    if (typeof v === "string") out[name] = JSON.parse(v);
+  }
+  return out as T;
+}

@@ -3,7 +3,7 @@
 
 import { collection, doc, limit, onSnapshot, orderBy, query, type Unsubscribe } from "firebase/firestore";
 import type { Session } from "../../api";
-import { firestoreFor } from "../../firebase";
+import { firestoreFor, unpack } from "../../firebase";
 import type { EventRecord, GameDoc } from "../../live";
 import { glyph, shortType } from "../words";
 
@@ -88,7 +88,7 @@ export async function watchRace(s: Session, id: string, on: (d: RaceData, what: 
       on(d, "teams");
     }, fail("the teams")),
     onSnapshot(doc(db, "games", id, "public", "board"), (snap) => {
-      d.board = snap.exists() ? (snap.data() as RaceData["board"]) : null;
+      d.board = unpack<NonNullable<RaceData["board"]>>(snap.data()) ?? null; // tiles are packed
       on(d, "board");
     }, fail("the board")),
     onSnapshot(doc(db, "games", id, "public", "leaderboard"), (snap) => {

@@ -7,7 +7,7 @@
 
 import { doc, onSnapshot, type Unsubscribe } from "firebase/firestore";
 import { requireSession } from "../../api";
-import { firestoreFor } from "../../firebase";
+import { firestoreFor, unpack } from "../../firebase";
 import { h, replace } from "../../ui";
 import type { TileContent } from "./model";
 
@@ -56,7 +56,7 @@ export class PoolPicker {
     void firestoreFor(requireSession()).then((db) => {
       if (this.stopped) return;
       this.unsub = onSnapshot(doc(db, "games", this.gameId, "private", "pools"), (snap) => {
-        this.render(((snap.exists() ? snap.data().pools : undefined) ?? {}) as Pools);
+        this.render((unpack<{ pools?: Pools }>(snap.data())?.pools ?? {}) as Pools); // pools are packed
       }, (e) => this.onError(new Error(`reading the pools: ${e.message}`)));
     }, (e) => this.onError(e));
   }

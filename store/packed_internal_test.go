@@ -1,0 +1,64 @@
+package store
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/meeple-games/meeple/domain"
+)
+
+// TestPackedFields: a slot's packed fields are stored as one string each and
+// listed; every reader gets the value back as the type had it; a field the
+// value left out is not listed; a type may not have the list's name.
+func TestPackedFields(t *testing.T) {
+	type tile struct {
+		N     int            `json:"n"`
+		Label string         `json:"label,omitempty"`
+		Mods  map[string]int `json:"mods,omitempty"`
+	}
+	type board struct {
+		Tiles []tile `json:"tiles,omitempty"`
+		Fog   string `json:"fog"`
+		Up    int    `json:"up"`
+	}
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name       string
+		value      board
+		packed     []string
+		wantFields int // fields of the stored document, updatedAt included
+		wantList   []any
+	}{
+		{"packed", board{Tiles: []tile{{N: 1, Label: "a", Mods: map[string]int{"x": 2}}, {N: 2}}, Fog: "on", Up: 1}, []string{"tiles"}, 5, []any{"tiles"}},
+		{"not packed", board{Tiles: []tile{{N: 1}}, Fog: "on"}, nil, 4, nil},
+		{"packed but left out", board{Fog: "off"}, []string{"tiles"}, 3, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := docFields(tc.value, now, tc.packed)
+			require.NoError(t, err)
+			require.Len(t, doc, tc.wantFields)
+			if tc.wantList == nil {
+				require.NotContains(t, doc, domain.PackedField)
+			} else {
+				require.Equal(t, tc.wantList, doc[domain.PackedField])
+				require.IsType(t, "", doc["tiles"], "a packed field is one string")
+			}
+			var got board
+			require.NoError(t, DecodeDoc(doc, &got))
+			require.Equal(t, tc.value, got)
+			raw, err := docJSON(doc)
+			require.NoError(t, err)
+			var m map[string]any
+			require.NoError(t, json.Unmarshal(raw, &m))
+			require.NotContains(t, m, domain.PackedField, "readers never see the list")
+		})
+	}
+	t.Run("a type may not use the list's name", func(t *testing.T) {
+		_, err := docFields(map[string]any{"packed": 1, "tiles": []int{1}}, now, []string{"tiles"})
+		require.ErrorContains(t, err, `"packed"`)
+	})
+}
