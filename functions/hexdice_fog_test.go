@@ -43,6 +43,8 @@ func (c *docCounter) unary(ctx context.Context, method string, req, reply any, c
 	switch r := req.(type) {
 	case *firestorepb.CommitRequest:
 		c.writes.Add(int64(len(r.Writes)))
+	case *firestorepb.BatchWriteRequest: // a BulkWriter's (the projection pass)
+		c.writes.Add(int64(len(r.Writes)))
 	case *firestorepb.GetDocumentRequest:
 		c.reads.Add(1)
 	}

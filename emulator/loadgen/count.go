@@ -92,6 +92,16 @@ func (c *counter) unary(ctx context.Context, method string, req, reply any, cc *
 				c.note("write", "(transform)", 1)
 			}
 		}
+	case *firestorepb.BatchWriteRequest: // a BulkWriter's (the tick's projection pass)
+		c.writes.Add(int64(len(r.Writes)))
+		for _, w := range r.Writes {
+			switch op := w.Operation.(type) {
+			case *firestorepb.Write_Update:
+				c.note("write", op.Update.GetName(), 1)
+			case *firestorepb.Write_Delete:
+				c.note("write", op.Delete, 1)
+			}
+		}
 	case *firestorepb.GetDocumentRequest:
 		c.reads.Add(1)
 		c.note("read", r.Name, 1)
