@@ -126,7 +126,18 @@ type Slot struct {
 	// packed field with JSON.parse; the platform unpacks it before the game
 	// sees the document.
 	Packed []string
+	// CacheFor: the slot holds operators' configuration, which no action
+	// writes; a snapshot read of it may be served from a copy the instance
+	// read up to CacheFor ago instead of reading it again (a read saved per
+	// action that needs it). An operator's change reaches every instance
+	// within CacheFor. Zero: always read.
+	CacheFor time.Duration
 }
+
+// ConfigCacheFor is how long an instance may serve its copy of an operator's
+// configuration document (Slot.CacheFor of the slots holding them): a
+// change an operator makes reaches every action within it.
+const ConfigCacheFor = time.Minute
 
 // PackedField is the platform's field of a stored document that lists the
 // fields stored as JSON text (Slot.Packed); no document type may use it.

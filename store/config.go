@@ -27,6 +27,8 @@ func (s *Store) SetConfig(ctx context.Context, kind, set, id string, v any) erro
 	if err != nil {
 		return err
 	}
-	_, err = s.FS.Collection(colConfig).Doc(kind).Collection(set).Doc(id).Set(ctx, m)
+	ref := s.FS.Collection(colConfig).Doc(kind).Collection(set).Doc(id)
+	_, err = ref.Set(ctx, m)
+	s.configs.forget(docPath(ref)) // this instance sees its own change at once
 	return err
 }

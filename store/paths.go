@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"strings"
 
 	"cloud.google.com/go/firestore"
 
@@ -77,4 +78,14 @@ func (s *Store) roomRef(code string) *firestore.DocumentRef {
 
 func (s *Store) playerRef(id string) *firestore.DocumentRef {
 	return s.FS.Collection(colPlayers).Doc(id)
+}
+
+// docPath is a document's path from the database's root
+// ("config/dashdice/modes/classic"), as FS.Doc takes it.
+func docPath(ref *firestore.DocumentRef) string {
+	_, p, ok := strings.Cut(ref.Path, "/documents/")
+	if !ok {
+		return ref.Path
+	}
+	return p
 }

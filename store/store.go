@@ -42,6 +42,8 @@ type Store struct {
 	RoomCodes func() string
 
 	seeds seedCache // the seeds of games this process has played (log.go)
+	// configs holds copies of documents of slots with CacheFor (cache.go).
+	configs docCache
 	// needTx holds the actions ("{kind}/{type}") that asked a batch for a
 	// read only a transaction makes (txn.go): they start in one from then on.
 	needTx sync.Map

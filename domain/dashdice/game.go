@@ -30,7 +30,8 @@ func NewGame() Game {
 		Create:      create,
 		CreateReads: createReads,
 		MoreSlots: []domain.Slot{{Name: SlotMode, Path: "/config/dashdice/modes/{key}", Type: Mode{},
-			Access: domain.ReadNever, Doc: "an operator's mode: overrides or adds to the built-in modes"}},
+			Access: domain.ReadNever, CacheFor: domain.ConfigCacheFor,
+			Doc: "an operator's mode: overrides or adds to the built-in modes (each instance reads it at most once a minute)"}},
 	})}
 }
 
