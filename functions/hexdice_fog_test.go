@@ -68,7 +68,20 @@ func (s *countStream) RecvMsg(m any) error {
 	if r, ok := m.(*firestorepb.RunQueryResponse); ok && err == nil && r.GetDocument() != nil {
 		s.c.reads.Add(1)
 	}
+	if r, ok := m.(*firestorepb.RunAggregationQueryResponse); ok && err == nil && r.GetResult() != nil {
+		s.c.reads.Add(aggregationReads(r))
+	}
 	return err
+}
+
+// aggregationReads is what Firestore bills a count: a read per 1,000
+// records counted, at least one.
+func aggregationReads(r *firestorepb.RunAggregationQueryResponse) int64 {
+	var n int64
+	for _, v := range r.GetResult().GetAggregateFields() {
+		n = max(n, v.GetIntegerValue())
+	}
+	return max(1, (n+999)/1000)
 }
 
 type ownerCreds struct{}

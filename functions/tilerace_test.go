@@ -219,7 +219,7 @@ func TestTileRaceWholeRace(t *testing.T) {
 	recSnap, err := s.store.FS.Doc("games/" + r.id + "/events/" + rec).Get(context.Background())
 	require.NoError(t, err)
 	require.Equal(t, false, recSnap.Data()["pending"], "the claim's record has no effects to run")
-	require.Equal(t, true, recSnap.Data()["projectDue"], "the claim marked the race for the projection pass")
+	require.IsType(t, time.Time{}, recSnap.Data()["projectAt"], "the claim marked the race for the projection pass")
 	require.Equal(t, true, recSnap.Data()["project"])
 
 	winner := ""

@@ -335,7 +335,7 @@ func TestTileRaceUndoPoints(t *testing.T) {
 	require.False(t, applied, "nothing pending on the undo's record")
 	undoRec, err := s.store.FS.Doc("games/" + r.id + "/events/" + adminID + "~u3").Get(ctx)
 	require.NoError(t, err)
-	require.Equal(t, true, undoRec.Data()["projectDue"], "the undo marked the race for the projection pass")
+	require.IsType(t, time.Time{}, undoRec.Data()["projectAt"], "the undo marked the race for the projection pass")
 	applied, err = s.store.ApplyEffects(ctx, r.id, r.teams[2].actor(r)+"~c4")
 	require.NoError(t, err)
 	require.False(t, applied, "nor on the completion's: it raised the frontier and marked the race itself")

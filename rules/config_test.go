@@ -106,7 +106,8 @@ type indexField struct {
 }
 
 // TestIndexesJSON: the composite index the tick's sweep of pending events needs
-// is declared, and the file has the shape the Firebase CLI deploys.
+// and the collection-group index the projection pass's cursor needs are
+// declared, and the file has the shape the Firebase CLI deploys.
 func TestIndexesJSON(t *testing.T) {
 	var cfg struct {
 		Indexes []struct {
@@ -139,9 +140,16 @@ func TestIndexesJSON(t *testing.T) {
 	if !found {
 		t.Errorf("firestore.indexes.json: no COLLECTION_GROUP index on events (pending ASC, at ASC)")
 	}
+	cursor := false
 	for _, o := range cfg.FieldOverrides {
 		if o.CollectionGroup == "" || o.FieldPath == "" || o.Indexes == nil {
 			t.Errorf("field override %+v: want collectionGroup, fieldPath and indexes (empty to exempt)", o)
 		}
+		if o.CollectionGroup == "events" && o.FieldPath == "projectAt" {
+			cursor = reflect.DeepEqual(o.Indexes, []indexField{{Order: "ASCENDING", QueryScope: "COLLECTION_GROUP"}})
+		}
+	}
+	if !cursor {
+		t.Errorf("firestore.indexes.json: no COLLECTION_GROUP index on events' projectAt (the projection pass's cursor)")
 	}
 }

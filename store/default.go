@@ -39,6 +39,7 @@ func Default(ctx context.Context, reg domain.Registry) (*Store, error) {
 			return
 		}
 		defaultStore = New(c, reg)
+		defaultStore.ProjectionSettle = DefaultProjectionSettle
 		defaultStore.FixedSeeds = os.Getenv("MEEPLE_FIXED_SEEDS") == "1" && os.Getenv("FIRESTORE_EMULATOR_HOST") != ""
 	})
 	return defaultStore, defaultErr

@@ -35,7 +35,8 @@ const (
 // for them) and their fields.
 const (
 	colProjections    = "projections"    // projections/{gameId}~{recordId}: a record's rebuilds to do, as written before issue 22 (still read)
-	fProjectDue       = "projectDue"     // event record: the pass has rebuilds to do for it (fBoards, fProject)
+	fProjectDue       = "projectDue"     // event record: marked due the way written before the cursor (still read and cleared)
+	fProjectAt        = "projectAt"      // event record: the pass has rebuilds to do for it (fBoards, fProject); its commit's time
 	docProjectionPass = "projectionPass" // config/projectionPass: the latest pass
 	fRankKey          = "rankKey"        // players/{id}.stats.{kind}.{mode}.rankKey
 	fGame             = "game"           // legacy marker: the game
@@ -361,150 +362,6 @@ func (s *Store) readLoose(ctx context.Context, sl *slots, gameID string, rs *rea
 	return n, nil
 }
 
-// projectionMark is what asks the tick's projection pass to rebuild the
-// boards a record's stats changed and, when project, its game's projection:
-// fields of the event record itself (issue 22: a marker of their own was a
-// write more per game end and per Tile Race award). The action writes them
-// when it creates the record (nothing else to wait for), the effects'
-// transaction when it clears the record's pending flag. Nil when there is
-// nothing to ask.
-func projectionMark(boards []Board, project bool) map[string]any {
-	if len(boards) == 0 && !project {
-		return nil
-	}
-	bs := make([]map[string]any, 0, len(boards))
-	for _, b := range boards {
-		bs = append(bs, map[string]any{"kind": b.Kind, "mode": b.Mode})
-	}
-	return map[string]any{fProjectDue: true, fBoards: bs, fProject: project}
-}
-
-// ProjectionPass is one run of the tick's projection pass: the records
-// marked due (up to a limit), and what they ask for. Its writes go through
-// only while it is the latest pass to have started, so an older pass that
-// overlaps a newer one can never write over the newer one's boards with
-// what it read earlier.
-type ProjectionPass struct {
-	st      *Store
-	id      string
-	now     time.Time
-	records []passRecord
-	// Boards and Games are what the records ask for, each once, in the order
-	// of their first record.
-	Boards []Board
-	Games  []GameRef
-}
-
-type passRecord struct {
-	ref    *firestore.DocumentRef // the event record, or a legacy marker
-	mark   bool                   // ref is an event record: its mark is cleared, not the document deleted
-	boards []Board
-	game   *GameRef
-}
-
-// Records is how many event records (markers) the pass took.
-func (p *ProjectionPass) Records() int { return len(p.records) }
-
-func (s *Store) passRef() *firestore.DocumentRef {
-	return s.FS.Collection(colConfig).Doc(docProjectionPass)
-}
-
-// check, inside a write's transaction, fails with ErrSuperseded once a
-// newer pass has started. A nil pass checks nothing.
-func (p *ProjectionPass) check(tx txn) error {
-	if p == nil {
-		return nil
-	}
-	snap, err := tx.Get(p.st.passRef())
-	if notFound(err) {
-		return ErrSuperseded
-	}
-	if err != nil {
-		return err
-	}
-	if id, _ := snap.Data()[fPass].(string); id != p.id {
-		return ErrSuperseded
-	}
-	return nil
-}
-
-func (p *ProjectionPass) reads() int {
-	if p == nil {
-		return 0
-	}
-	return 1
-}
-
-// BeginProjection starts a projection pass as of now: it reads up to limit
-// event records marked due (projectDue, oldest first: a collection-group
-// index on projectDue and at), then, while the limit allows, markers written
-// before issue 22 (projections/*), and claims the pass
-// (config/projectionPass), so that passes still running from before write
-// nothing more. It returns nil when there is nothing to do.
-//
-// A mark is cleared once done, not passed by a cursor: a mark is found
-// however late its transaction commits (the time a transaction takes is not
-// the order in which commits become visible; on the emulator they differ
-// by seconds under load).
-//
-// Cost: 1 read per record found (at least 1), and 1 for the legacy markers;
-// with records, 1 write to claim.
-func (s *Store) BeginProjection(ctx context.Context, now time.Time, limit int) (*ProjectionPass, error) {
-	snaps, err := s.FS.CollectionGroup(colEvents).Where(fProjectDue, "==", true).OrderBy(fAt, firestore.Asc).Limit(limit).Documents(ctx).GetAll()
-	if err != nil {
-		return nil, err
-	}
-	if left := limit - len(snaps); left > 0 {
-		legacy, err := s.FS.Collection(colProjections).OrderBy(fAt, firestore.Asc).Limit(left).Documents(ctx).GetAll()
-		if err != nil {
-			return nil, err
-		}
-		snaps = append(snaps, legacy...)
-	}
-	p := &ProjectionPass{st: s, id: NewID(), now: now}
-	seenBoard, seenGame := map[Board]bool{}, map[string]bool{}
-	for _, snap := range snaps {
-		rec := passRecord{ref: snap.Ref}
-		data := snap.Data()
-		game, _ := data[fGame].(string)
-		if snap.Ref.Parent.ID == colEvents {
-			rec.mark = true
-			var ok bool
-			if game, ok = gameOf(snap.Ref); !ok {
-				continue
-			}
-		}
-		var bs []Board
-		if err := fromFirestore(data[fBoards], &bs); err == nil {
-			for _, b := range bs {
-				if validID(b.Kind) && validID(b.Mode) {
-					rec.boards = append(rec.boards, b)
-					if !seenBoard[b] {
-						seenBoard[b] = true
-						p.Boards = append(p.Boards, b)
-					}
-				}
-			}
-		}
-		if project, _ := data[fProject].(bool); project && validID(game) {
-			kind, _ := data[fKind].(string)
-			rec.game = &GameRef{ID: game, Kind: kind}
-			if !seenGame[game] {
-				seenGame[game] = true
-				p.Games = append(p.Games, *rec.game)
-			}
-		}
-		p.records = append(p.records, rec)
-	}
-	if len(p.records) == 0 {
-		return nil, nil
-	}
-	if _, err := s.passRef().Set(ctx, map[string]any{fPass: p.id, fAt: now}); err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-
 // Leaderboard rebuilds one of the pass's boards: the players' query
 // (rankedPlayers), then in a transaction the pass check and the board,
 // written only when it changed. Reads ≈ the query's results + 2; writes 0
@@ -516,45 +373,4 @@ func (p *ProjectionPass) Leaderboard(ctx context.Context, b Board) (Rebuilt, err
 // Project runs the projection of one of the pass's games.
 func (p *ProjectionPass) Project(ctx context.Context, g GameRef) (Rebuilt, error) {
 	return p.st.project(ctx, p, g, p.now)
-}
-
-// Finish clears the mark of every record whose work is done (a legacy
-// marker is deleted): all but those that asked for a board or a game in
-// failed, which the next pass takes again (redoing a rebuild changes
-// nothing). One write per record, in bulk. Every rebuild of the pass read
-// after the records' transactions had committed, so a cleared record's
-// changes are in the boards. A record deleted meanwhile (its game was) is
-// done.
-func (p *ProjectionPass) Finish(ctx context.Context, failedBoards map[Board]bool, failedGames map[string]bool) error {
-	bw := p.st.FS.BulkWriter(ctx)
-	var jobs []*firestore.BulkWriterJob
-	for _, r := range p.records {
-		bad := r.game != nil && failedGames[r.game.ID]
-		for _, b := range r.boards {
-			bad = bad || failedBoards[b]
-		}
-		if bad {
-			continue
-		}
-		var j *firestore.BulkWriterJob
-		var err error
-		if r.mark {
-			j, err = bw.Update(r.ref, []firestore.Update{{Path: fProjectDue, Value: firestore.Delete}})
-		} else {
-			j, err = bw.Delete(r.ref)
-		}
-		if err != nil {
-			bw.End()
-			return err
-		}
-		jobs = append(jobs, j)
-	}
-	bw.End()
-	var errs []error
-	for _, j := range jobs {
-		if _, err := j.Results(); err != nil && !notFound(err) {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
 }

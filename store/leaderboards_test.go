@@ -265,7 +265,9 @@ func TestProjectionPassMissesNothing(t *testing.T) {
 			}
 			select {
 			case <-stop:
-				return
+				if passes > 0 { // at least one pass ran while records came in, or just after
+					return
+				}
 			default:
 			}
 		}
@@ -313,8 +315,8 @@ func TestProjectionPassOverlapAndFailure(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, res.Changed)
 
-	// Had the newer pass failed on the board, the marker stays: the next
-	// pass takes it again.
+	// Had the newer pass failed on the board, the cursor stays before the
+	// record: the next pass takes it again.
 	require.NoError(t, newer.Finish(ctx, map[store.Board]bool{{Kind: "pig", Mode: "classic"}: true}, nil))
 	again, err := st.BeginProjection(ctx, effectsAt, 10)
 	require.NoError(t, err)
@@ -327,10 +329,20 @@ func TestProjectionPassOverlapAndFailure(t *testing.T) {
 	requireBoardExact(t, st, "pig", "classic")
 }
 
-// A record whose effects changed a leaderboard is marked saying which (in
-// the same write that clears its pending flag: no marker document), until a
-// pass has done it; one that changed none is not marked. A marker document
-// left from before issue 22 is still projected and deleted.
+// restarted is another instance of st's store: same Firestore, registry and
+// clock, nothing remembered.
+func restarted(st *store.Store) *store.Store {
+	s := store.New(st.FS, nil)
+	s.Games, s.Now = st.Games, st.Now
+	return s
+}
+
+// A record whose effects changed a leaderboard is marked saying which, with
+// its commit's time (in the same write that clears its pending flag: no
+// marker document), and the pass's cursor moves past it without writing it;
+// one that changed none is not marked. A record marked the old way
+// (projectDue) and a marker document left from before issue 22 are still
+// projected, the mark cleared and the document deleted.
 func TestProjectionMarkers(t *testing.T) {
 	ctx := context.Background()
 	st := effectsStore(t)
@@ -342,29 +354,40 @@ func TestProjectionMarkers(t *testing.T) {
 	}
 	m := docData(t, st, "games/g1/events/"+store.EventID(1))
 	require.Equal(t, []any{map[string]any{"kind": "pig", "mode": "classic"}, map[string]any{"kind": "pig", "mode": store.DefaultMode}}, m["boards"])
-	require.Equal(t, true, m["projectDue"])
+	require.IsType(t, time.Time{}, m["projectAt"], "the commit's time")
 	require.Equal(t, false, m["project"])
-	require.ElementsMatch(t, []string{"seq", "at", "kind", "type", "actionId", "actor", "events", "pending", "effectsAt", "projectDue", "boards", "project"}, keysOf(m))
+	require.ElementsMatch(t, []string{"seq", "at", "kind", "type", "actionId", "actor", "events", "pending", "effectsAt", "projectAt", "boards", "project"}, keysOf(m))
 	rec := docData(t, st, "games/g1/events/"+store.EventID(2))
 	require.ElementsMatch(t, []string{"seq", "at", "kind", "type", "actionId", "actor", "events", "pending", "effectsAt"}, keysOf(rec), "changed no board: no mark")
 	empty, err := st.FS.Collection("projections").Documents(ctx).GetAll()
 	require.NoError(t, err)
 	require.Empty(t, empty, "no marker document")
+	done := updateTime(t, st, "games/g1/events/"+store.EventID(1))
 	project(t, st)
-	require.NotContains(t, docData(t, st, "games/g1/events/"+store.EventID(1)), "projectDue", "done")
+	require.Equal(t, done, updateTime(t, st, "games/g1/events/"+store.EventID(1)), "the pass does not write the record: its cursor moves past it")
 	requireBoardExact(t, st, "pig", "classic")
 	requireBoardExact(t, st, "pig", store.DefaultMode)
 
-	// A marker left from before: projected, then deleted.
+	// A record marked the old way (projectDue): projected, its mark cleared.
+	putEventRecord(t, st, "g3", 1, true, gameOver("turbo", []string{"di"}, []string{"ed"}))
+	_, err = st.ApplyEffects(ctx, "g3", store.EventID(1))
+	require.NoError(t, err)
+	_, err = st.FS.Doc("games/g3/events/"+store.EventID(1)).Update(ctx, []firestore.Update{{Path: "projectAt", Value: firestore.Delete}, {Path: "projectDue", Value: true}})
+	require.NoError(t, err)
+	project(t, restarted(st)) // an instance looks for old marks at its first pass
+	require.NotContains(t, docData(t, st, "games/g3/events/"+store.EventID(1)), "projectDue", "done")
+	requireBoardExact(t, st, "pig", "turbo")
+
+	// A marker document left from before: projected, then deleted.
 	putEventRecord(t, st, "g2", 1, true, gameOver("blitz", []string{"cy"}, []string{"ann"}))
 	_, err = st.ApplyEffects(ctx, "g2", store.EventID(1))
 	require.NoError(t, err)
-	_, err = st.FS.Doc("games/g2/events/"+store.EventID(1)).Update(ctx, []firestore.Update{{Path: "projectDue", Value: firestore.Delete}})
+	_, err = st.FS.Doc("games/g2/events/"+store.EventID(1)).Update(ctx, []firestore.Update{{Path: "projectAt", Value: firestore.Delete}})
 	require.NoError(t, err)
 	_, err = st.FS.Doc("projections/g2~"+store.EventID(1)).Set(ctx, map[string]any{
 		"game": "g2", "kind": "pig", "boards": []any{map[string]any{"kind": "pig", "mode": "blitz"}}, "project": false, "at": time.Now()})
 	require.NoError(t, err)
-	project(t, st)
+	project(t, restarted(st))
 	require.Nil(t, docData(t, st, "projections/g2~"+store.EventID(1)), "the legacy marker is done")
 	requireBoardExact(t, st, "pig", "blitz")
 }
@@ -375,4 +398,58 @@ func keysOf(m map[string]any) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// A record that becomes visible behind the cursor (its commit's time is
+// earlier than records the pass already took: on the emulator a commit is
+// stamped when it arrives and may then wait for locks) is still projected:
+// the pass counts the records of the window behind the cursor and reads it
+// again when the count is not what it took. Then it finds nothing more.
+func TestProjectionLateRecord(t *testing.T) {
+	ctx := context.Background()
+	st := effectsStore(t)
+	putEventRecord(t, st, "g1", 1, true, gameOver("early", []string{"ann"}, []string{"bob"}))
+	_, err := st.ApplyEffects(ctx, "g1", store.EventID(1))
+	require.NoError(t, err)
+	project(t, st)
+	requireBoardExact(t, st, "pig", "early")
+	cursor, _ := docData(t, st, "config/projectionPass")["cursorAt"].(time.Time)
+	require.False(t, cursor.IsZero(), "the cursor moved")
+
+	putEventRecord(t, st, "g2", 1, true, gameOver("late", []string{"cy"}, []string{"di"}))
+	_, err = st.ApplyEffects(ctx, "g2", store.EventID(1))
+	require.NoError(t, err)
+	_, err = st.FS.Doc("games/g2/events/"+store.EventID(1)).Update(ctx, []firestore.Update{{Path: "projectAt", Value: cursor.Add(-2 * time.Second)}})
+	require.NoError(t, err)
+	p, err := st.BeginProjection(ctx, effectsAt, 100)
+	require.NoError(t, err)
+	require.NotNil(t, p, "the count behind the cursor differs")
+	require.Equal(t, []store.Board{{Kind: "pig", Mode: "late"}}, p.Boards, "the window behind the cursor read again: the late record")
+	for _, b := range p.Boards {
+		_, err := p.Leaderboard(ctx, b)
+		require.NoError(t, err)
+	}
+	require.NoError(t, p.Finish(ctx, nil, nil))
+	requireBoardExact(t, st, "pig", "late")
+	none, err := st.BeginProjection(ctx, effectsAt, 100)
+	require.NoError(t, err)
+	require.Nil(t, none, "the counts match again")
+}
+
+// A deployed pass takes a record only once it is ProjectionSettle old by the
+// wall clock (commits stamped before it are visible by then).
+func TestProjectionSettle(t *testing.T) {
+	ctx := context.Background()
+	st := effectsStore(t)
+	st.ProjectionSettle = 700 * time.Millisecond
+	putEventRecord(t, st, "g1", 1, true, gameOver("settle", []string{"ann"}, []string{"bob"}))
+	_, err := st.ApplyEffects(ctx, "g1", store.EventID(1))
+	require.NoError(t, err)
+	stamped := docData(t, st, "games/g1/events/"+store.EventID(1))["projectAt"].(time.Time)
+	p, err := st.BeginProjection(ctx, effectsAt, 100)
+	require.NoError(t, err)
+	require.Nil(t, p, "not yet: stamped %s ago", time.Since(stamped))
+	time.Sleep(time.Until(stamped.Add(st.ProjectionSettle + 50*time.Millisecond)))
+	project(t, st)
+	requireBoardExact(t, st, "pig", "settle")
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -91,7 +92,7 @@ func TestRaceLeaderboardProjection(t *testing.T) {
 		wg.Wait()
 		require.ElementsMatch(t, []bool{true, false}, results, "%s: applied once", id)
 		require.Equal(t, false, docData(t, st, "games/r1/events/"+id)["pending"], id)
-		require.Equal(t, true, docData(t, st, "games/r1/events/"+id)["projectDue"], "%s marks the race for the pass", id)
+		require.IsType(t, time.Time{}, docData(t, st, "games/r1/events/"+id)["projectAt"], "%s marks the race for the pass", id)
 	}
 	require.Equal(t, before, updateTime(t, st, "games/r1/public/leaderboard"), "no effect wrote the leaderboard")
 	require.Nil(t, docData(t, st, "games/r1/ledger/t1-1"), "nor the ledger (the actions write it)")

@@ -37,6 +37,13 @@ type Store struct {
 	// left of the request's deadline when that is sooner.
 	ComputeBudget time.Duration
 
+	// ProjectionSettle is how long after its commit's time (wall clock) a
+	// record marked for the projection pass waits before a pass takes it,
+	// so that commits stamped earlier are visible by then (projection.go).
+	// Zero: none (tests whose clock is not the wall clock); deployments
+	// and the local stack use DefaultProjectionSettle.
+	ProjectionSettle time.Duration
+
 	// RoomCodes picks a room code candidate (nil: random, newRoomCode);
 	// tests set it to make two creates pick the same code.
 	RoomCodes func() string
@@ -44,6 +51,9 @@ type Store struct {
 	seeds seedCache // the seeds of games this process has played (log.go)
 	// configs holds copies of documents of slots with CacheFor (cache.go).
 	configs docCache
+	// passCursor is the projection pass's cursor as this instance last
+	// read or wrote it (projection.go).
+	projCursor passCursorCache
 	// needTx holds the actions ("{kind}/{type}") that asked a batch for a
 	// read only a transaction makes (txn.go): they start in one from then on.
 	needTx sync.Map

@@ -249,7 +249,7 @@ func TestLegacyHandlerEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, de.OldValue.GetFields()["pending"].GetBooleanValue(), "old pending")
 	require.False(t, de.Value.GetFields()["pending"].GetBooleanValue(), "new pending")
-	require.Equal(t, []string{"boards", "effectsAt", "pending", "project", "projectDue"}, de.UpdateMask, "pending cleared, the projection's mark set")
+	require.Equal(t, []string{"boards", "effectsAt", "pending", "project", "projectAt"}, de.UpdateMask, "pending cleared, the projection's mark set")
 	require.Equal(t, annWon, e.totals(t, "ann"), "after every delivery")
 
 	// The leaderboard is the tick's.

@@ -151,6 +151,15 @@ func (s *countingStream) RecvMsg(m any) error {
 		s.c.reads.Add(1)
 		s.c.note("query", r.GetDocument().GetName(), 1)
 	}
+	// A count is billed a read per 1,000 records counted, at least one.
+	if r, ok := m.(*firestorepb.RunAggregationQueryResponse); ok && err == nil && r.GetResult() != nil {
+		var n int64
+		for _, v := range r.GetResult().GetAggregateFields() {
+			n = max(n, v.GetIntegerValue())
+		}
+		s.c.reads.Add(max(1, (n+999)/1000))
+		s.c.note("count", "(aggregation)", max(1, (n+999)/1000))
+	}
 	return err
 }
 

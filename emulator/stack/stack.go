@@ -132,7 +132,8 @@ func Run(ctx context.Context, c Config, ready func(*Stack)) error {
 	}
 	defer fs.Close()
 	st := store.New(fs, c.Games)
-	st.FixedSeeds = true // local only: a create may choose its seed, so games replay
+	st.ProjectionSettle = store.DefaultProjectionSettle // as deployed
+	st.FixedSeeds = true                                // local only: a create may choose its seed, so games replay
 	store.SetDefault(st)
 
 	s := &Stack{FunctionsURL: "http://" + functionsHost, FirestoreHost: emuHost, Project: c.Project, Store: st,
