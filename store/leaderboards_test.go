@@ -329,6 +329,15 @@ func TestProjectionPassOverlapAndFailure(t *testing.T) {
 	requireBoardExact(t, st, "pig", "classic")
 }
 
+// ended writes game id's pending record of one gameOver in mode (winner
+// beat loser) and applies its effects, as the trigger would.
+func ended(t *testing.T, st *store.Store, id, mode, winner, loser string) {
+	t.Helper()
+	putEventRecord(t, st, id, 1, true, gameOver(mode, []string{winner}, []string{loser}))
+	_, err := st.ApplyEffects(context.Background(), id, store.EventID(1))
+	require.NoError(t, err)
+}
+
 // restarted is another instance of st's store: same Firestore, registry and
 // clock, nothing remembered.
 func restarted(st *store.Store) *store.Store {
@@ -369,9 +378,7 @@ func TestProjectionMarkers(t *testing.T) {
 	requireBoardExact(t, st, "pig", store.DefaultMode)
 
 	// A record marked the old way (projectDue): projected, its mark cleared.
-	putEventRecord(t, st, "g3", 1, true, gameOver("turbo", []string{"di"}, []string{"ed"}))
-	_, err = st.ApplyEffects(ctx, "g3", store.EventID(1))
-	require.NoError(t, err)
+	ended(t, st, "g3", "turbo", "di", "ed")
 	_, err = st.FS.Doc("games/g3/events/"+store.EventID(1)).Update(ctx, []firestore.Update{{Path: "projectAt", Value: firestore.Delete}, {Path: "projectDue", Value: true}})
 	require.NoError(t, err)
 	project(t, restarted(st)) // an instance looks for old marks at its first pass
@@ -379,9 +386,7 @@ func TestProjectionMarkers(t *testing.T) {
 	requireBoardExact(t, st, "pig", "turbo")
 
 	// A marker document left from before: projected, then deleted.
-	putEventRecord(t, st, "g2", 1, true, gameOver("blitz", []string{"cy"}, []string{"ann"}))
-	_, err = st.ApplyEffects(ctx, "g2", store.EventID(1))
-	require.NoError(t, err)
+	ended(t, st, "g2", "blitz", "cy", "ann")
 	_, err = st.FS.Doc("games/g2/events/"+store.EventID(1)).Update(ctx, []firestore.Update{{Path: "projectAt", Value: firestore.Delete}})
 	require.NoError(t, err)
 	_, err = st.FS.Doc("projections/g2~"+store.EventID(1)).Set(ctx, map[string]any{
@@ -408,18 +413,14 @@ func keysOf(m map[string]any) []string {
 func TestProjectionLateRecord(t *testing.T) {
 	ctx := context.Background()
 	st := effectsStore(t)
-	putEventRecord(t, st, "g1", 1, true, gameOver("early", []string{"ann"}, []string{"bob"}))
-	_, err := st.ApplyEffects(ctx, "g1", store.EventID(1))
-	require.NoError(t, err)
+	ended(t, st, "g1", "early", "ann", "bob")
 	project(t, st)
 	requireBoardExact(t, st, "pig", "early")
 	cursor, _ := docData(t, st, "config/projectionPass")["cursorAt"].(time.Time)
 	require.False(t, cursor.IsZero(), "the cursor moved")
 
-	putEventRecord(t, st, "g2", 1, true, gameOver("late", []string{"cy"}, []string{"di"}))
-	_, err = st.ApplyEffects(ctx, "g2", store.EventID(1))
-	require.NoError(t, err)
-	_, err = st.FS.Doc("games/g2/events/"+store.EventID(1)).Update(ctx, []firestore.Update{{Path: "projectAt", Value: cursor.Add(-2 * time.Second)}})
+	ended(t, st, "g2", "late", "cy", "di")
+	_, err := st.FS.Doc("games/g2/events/"+store.EventID(1)).Update(ctx, []firestore.Update{{Path: "projectAt", Value: cursor.Add(-2 * time.Second)}})
 	require.NoError(t, err)
 	p, err := st.BeginProjection(ctx, effectsAt, 100)
 	require.NoError(t, err)
@@ -442,9 +443,7 @@ func TestProjectionSettle(t *testing.T) {
 	ctx := context.Background()
 	st := effectsStore(t)
 	st.ProjectionSettle = 700 * time.Millisecond
-	putEventRecord(t, st, "g1", 1, true, gameOver("settle", []string{"ann"}, []string{"bob"}))
-	_, err := st.ApplyEffects(ctx, "g1", store.EventID(1))
-	require.NoError(t, err)
+	ended(t, st, "g1", "settle", "ann", "bob")
 	stamped := docData(t, st, "games/g1/events/"+store.EventID(1))["projectAt"].(time.Time)
 	p, err := st.BeginProjection(ctx, effectsAt, 100)
 	require.NoError(t, err)

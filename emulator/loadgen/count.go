@@ -78,30 +78,27 @@ func (c *counter) Paths() map[string]int64 {
 	return out
 }
 
+// noteWrites counts the documents a commit or a batch writes.
+func (c *counter) noteWrites(ws []*firestorepb.Write) {
+	c.writes.Add(int64(len(ws)))
+	for _, w := range ws {
+		switch op := w.Operation.(type) {
+		case *firestorepb.Write_Update:
+			c.note("write", op.Update.GetName(), 1)
+		case *firestorepb.Write_Delete:
+			c.note("write", op.Delete, 1)
+		default:
+			c.note("write", "(transform)", 1)
+		}
+	}
+}
+
 func (c *counter) unary(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 	switch r := req.(type) {
 	case *firestorepb.CommitRequest:
-		c.writes.Add(int64(len(r.Writes)))
-		for _, w := range r.Writes {
-			switch op := w.Operation.(type) {
-			case *firestorepb.Write_Update:
-				c.note("write", op.Update.GetName(), 1)
-			case *firestorepb.Write_Delete:
-				c.note("write", op.Delete, 1)
-			default:
-				c.note("write", "(transform)", 1)
-			}
-		}
-	case *firestorepb.BatchWriteRequest: // a BulkWriter's (the tick's projection pass)
-		c.writes.Add(int64(len(r.Writes)))
-		for _, w := range r.Writes {
-			switch op := w.Operation.(type) {
-			case *firestorepb.Write_Update:
-				c.note("write", op.Update.GetName(), 1)
-			case *firestorepb.Write_Delete:
-				c.note("write", op.Delete, 1)
-			}
-		}
+		c.noteWrites(r.Writes)
+	case *firestorepb.BatchWriteRequest: // a BulkWriter's
+		c.noteWrites(r.Writes)
 	case *firestorepb.GetDocumentRequest:
 		c.reads.Add(1)
 		c.note("read", r.Name, 1)
