@@ -108,8 +108,8 @@ func (rs *readSet) keepAct(sl *slots, id domain.DocID, data map[string]any) {
 // batch inside tx, snapshot documents in one batch outside it, whole slots
 // with one query each.
 func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs *readSet, reads []domain.Read) error {
-	var locked, snap, cached []*firestore.DocumentRef
-	var lockedIDs, snapIDs, cachedIDs []domain.DocID
+	var locked, snap []*firestore.DocumentRef
+	var lockedIDs, snapIDs []domain.DocID
 	for _, r := range reads {
 		if rs.done[r] {
 			continue
@@ -144,14 +144,13 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 		if err != nil {
 			return err
 		}
-		ttl := sl.byName[r.Slot].CacheFor
-		if r.Snapshot && ttl > 0 {
-			if raw, ok := st.configs.get(docPath(st.FS.Doc(p)), ttl); ok {
+		// Operators' configuration (domain.Slot.CacheFor): the instance's
+		// copy while fresh, else read with the other snapshots and kept.
+		if ttl := sl.byName[r.Slot].CacheFor; r.Snapshot && ttl > 0 {
+			if raw, ok := st.configs.get(p, ttl); ok {
 				rs.docs.Put(r.DocID, raw)
 				continue
 			}
-			cached, cachedIDs = append(cached, st.FS.Doc(p)), append(cachedIDs, r.DocID)
-			continue
 		}
 		if r.Snapshot {
 			snap, snapIDs = append(snap, st.FS.Doc(p)), append(snapIDs, r.DocID)
@@ -164,15 +163,20 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 			if snapshot {
 				rs.snapshot[ids[i]] = time.Time{}
 			}
-			if !s.Exists() {
-				rs.docs.Put(ids[i], nil)
-				continue
+			var j json.RawMessage
+			if s.Exists() {
+				var err error
+				if j, err = docJSON(s.Data()); err != nil {
+					return err
+				}
 			}
-			j, err := docJSON(s.Data())
-			if err != nil {
-				return err
+			if sl.byName[ids[i].Slot].CacheFor > 0 {
+				st.configs.put(docPath(s.Ref), j)
 			}
 			rs.docs.Put(ids[i], j)
+			if !s.Exists() {
+				continue
+			}
 			rs.keepAct(sl, ids[i], s.Data())
 			if snapshot {
 				rs.snapshot[ids[i]] = s.UpdateTime
@@ -180,24 +184,6 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 			}
 		}
 		return nil
-	}
-	if len(cached) > 0 {
-		// Configuration: read outside the transaction, kept for the next
-		// actions, and never written back (no snapshot time to check).
-		snaps, err := st.FS.GetAll(ctx, cached)
-		if err != nil {
-			return err
-		}
-		for i, s := range snaps {
-			var raw json.RawMessage
-			if s.Exists() {
-				if raw, err = docJSON(s.Data()); err != nil {
-					return err
-				}
-			}
-			st.configs.put(docPath(cached[i]), raw)
-			rs.docs.Put(cachedIDs[i], raw)
-		}
 	}
 	if len(snap) > 0 {
 		snaps, err := st.FS.GetAll(ctx, snap)
