@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -167,6 +168,12 @@ func (pc *passCursorCache) set(c passCursor) {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	pc.c, pc.known = c.clone(), true
+}
+
+func (pc *passCursorCache) forget() {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	pc.known = false
 }
 
 // ProjectionPass is one run of the tick's projection pass: the records
@@ -390,79 +397,43 @@ func (s *Store) BeginProjection(ctx context.Context, now time.Time, limit int) (
 // records' transactions had committed, so a record passed has its changes
 // in the boards. A record deleted meanwhile (its game was) is done.
 func (p *ProjectionPass) Finish(ctx context.Context, failedBoards map[Board]bool, failedGames map[string]bool) error {
+	bad := func(r passRecord) bool {
+		if r.game != nil && failedGames[r.game.ID] {
+			return true
+		}
+		return slices.ContainsFunc(r.boards, func(b Board) bool { return failedBoards[b] })
+	}
+	errs := []error{p.clearOldMarks(ctx, bad)}
 	next := p.cursor.clone()
-	moved, stopped, anyBad := false, false, false
-	var bw *firestore.BulkWriter
-	var jobs []*firestore.BulkWriterJob
-	for _, r := range p.records {
-		bad := r.game != nil && failedGames[r.game.ID]
-		for _, b := range r.boards {
-			bad = bad || failedBoards[b]
-		}
-		anyBad = anyBad || bad
-		switch r.kind {
-		case afterCursor:
-			stopped = stopped || bad
-			if !stopped && !r.at.IsZero() {
-				if r.at.After(next.at) {
-					if !next.at.IsZero() {
-						next.seen[next.at.Unix()] += next.tie // now strictly before
-					}
-					next.at, next.tie = r.at, 0
-				}
-				next.tie++
-				next.doc, moved = docPath(r.ref), true
-			}
-			continue
-		case behindCursor:
-			continue
-		}
-		if bad {
-			continue
-		}
-		if bw == nil {
-			bw = p.st.FS.BulkWriter(ctx)
-		}
-		var j *firestore.BulkWriterJob
-		var err error
-		if r.kind == legacyMarker {
-			j, err = bw.Delete(r.ref)
-		} else {
-			j, err = bw.Update(r.ref, []firestore.Update{{Path: fProjectDue, Value: firestore.Delete}})
-		}
-		if err != nil {
-			bw.End()
-			return err
-		}
-		jobs = append(jobs, j)
-	}
-	var errs []error
-	if bw != nil {
-		bw.End()
-		for _, j := range jobs {
-			if _, err := j.Results(); err != nil && !notFound(err) {
-				errs = append(errs, err)
-			}
-		}
-	}
-	recounted := p.recount && !anyBad
+	recounted := p.recount && !slices.ContainsFunc(p.records, bad)
 	if recounted {
-		// The window's records as read replace its counts; what this pass
-		// moved the cursor past is added after.
+		// The window's records as read replace its remembered counts.
 		from, to := p.cursor.window()
-		moving := next.seen
-		next.seen = map[int64]int64{}
-		for sec, n := range p.cursor.seen {
-			if sec < from.Unix() || sec > to.Unix() {
-				next.seen[sec] = n
+		for sec := range next.seen {
+			if sec >= from.Unix() && sec <= to.Unix() {
+				delete(next.seen, sec)
 			}
 		}
 		for sec, n := range p.window {
 			next.seen[sec] += n
 		}
-		for sec, n := range moving {
-			next.seen[sec] += n - p.cursor.seen[sec]
+	}
+	moved := false
+	for _, r := range p.records {
+		if r.kind != afterCursor || r.at.IsZero() {
+			continue
 		}
+		if bad(r) {
+			break // this one and those after it: the next pass
+		}
+		if r.at.After(next.at) {
+			if !next.at.IsZero() {
+				next.seen[next.at.Unix()] += next.tie // now strictly before
+			}
+			next.at, next.tie = r.at, 0
+		}
+		next.tie++
+		next.doc, moved = docPath(r.ref), true
 	}
 	if !moved && !recounted {
 		return errors.Join(errs...)
@@ -498,8 +469,41 @@ func (p *ProjectionPass) Finish(ctx context.Context, failedBoards map[Board]bool
 	return errors.Join(errs...)
 }
 
-func (pc *passCursorCache) forget() {
-	pc.mu.Lock()
-	defer pc.mu.Unlock()
-	pc.known = false
+// clearOldMarks clears the mark of every record marked the old way and
+// deletes every legacy marker document whose work succeeded (bulk: one
+// write each).
+func (p *ProjectionPass) clearOldMarks(ctx context.Context, bad func(passRecord) bool) error {
+	var bw *firestore.BulkWriter
+	var jobs []*firestore.BulkWriterJob
+	for _, r := range p.records {
+		if (r.kind != markedDue && r.kind != legacyMarker) || bad(r) {
+			continue
+		}
+		if bw == nil {
+			bw = p.st.FS.BulkWriter(ctx)
+		}
+		var j *firestore.BulkWriterJob
+		var err error
+		if r.kind == legacyMarker {
+			j, err = bw.Delete(r.ref)
+		} else {
+			j, err = bw.Update(r.ref, []firestore.Update{{Path: fProjectDue, Value: firestore.Delete}})
+		}
+		if err != nil {
+			bw.End()
+			return err
+		}
+		jobs = append(jobs, j)
+	}
+	if bw == nil {
+		return nil
+	}
+	bw.End()
+	var errs []error
+	for _, j := range jobs {
+		if _, err := j.Results(); err != nil && !notFound(err) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
