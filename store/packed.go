@@ -52,8 +52,8 @@ func unpacked(data map[string]any) map[string]any {
 	delete(out, domain.PackedField)
 	for _, n := range list {
 		name, _ := n.(string)
-		if s, ok := out[name].(string); ok && json.Valid([]byte(s)) {
-			out[name] = json.RawMessage(s)
+		if s, ok := out[name].(string); ok {
+			out[name] = json.RawMessage(s) // checked once, where it is marshalled (docJSON)
 		}
 	}
 	return out
