@@ -519,36 +519,31 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			frontierMoves++
 		}
 	}
-	// The concurrent floor: as many writers doing the same rounds of bare
-	// 3-read, 3-write transactions on documents of their own; measured
-	// just before the burst and just after, and their mean taken, so a
-	// moment of the emulator's (a collection, a compilation) weighs less.
-	floorBefore, err := p.Floor(ctx, n, 3, 3, perTeam)
-	if err != nil {
-		return err
-	}
-	// (2) All teams at once, perTeam completions each.
+	// (2) All teams at once, perTeam completions each, between two
+	// measures of the concurrent floor: as many writers doing the same
+	// rounds of bare 3-read, 3-write transactions on documents of their own.
 	var slow, movesUnderLoad int
-	lockCPU := cpuSince(p)
+	var lock burstTally
+	var perLock cpuSpent
 	replied := map[string]time.Time{} // award key → when its completion was answered
-	lock := r.burst(n, perTeam, "c", func(res map[string]any, d time.Duration) {
-		if d > 500*time.Millisecond {
-			slow++
-		}
-		if movedFrontier(res) {
-			movesUnderLoad++
-		}
-		for _, k := range awardKeys(res) {
-			replied[k] = time.Now()
-		}
+	floor, err := floorAround(ctx, p, n, perTeam, func() {
+		lockCPU := cpuSince(p)
+		lock = r.burst(n, perTeam, "c", func(res map[string]any, d time.Duration) {
+			if d > 500*time.Millisecond {
+				slow++
+			}
+			if movedFrontier(res) {
+				movesUnderLoad++
+			}
+			for _, k := range awardKeys(res) {
+				replied[k] = time.Now()
+			}
+		})
+		perLock = lockCPU(n * perTeam)
 	})
-	perLock := lockCPU(n * perTeam)
-	floorCPU := cpuSince(p)
-	floorAfter, err := p.Floor(ctx, n, 3, 3, perTeam)
 	if err != nil {
 		return err
 	}
-	perFloor := floorCPU(n * perTeam)
 	ledger, board := settle(ctx, p, r.gameID, replied, awardsSeq)
 	seq := float64(sequential)
 	fmt.Fprintf(out, "%d teams on one game:\n", n)
@@ -560,14 +555,12 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	breakdown(out, effPaths, nil, sequential)
 	fmt.Fprintf(out, "  all %d teams completing at once: %d completions in %s = %.1f completions/s, %d failed\n",
 		n, lock.done, lock.elapsed.Round(time.Millisecond), lock.rate(), lock.failed)
-	before, after := float64(n*perTeam)/floorBefore.Seconds(), float64(n*perTeam)/floorAfter.Seconds()
-	floorRate := (before + after) / 2
 	fmt.Fprintf(out, "  the concurrent floor (%d writers, %d rounds of 3 reads + 3 writes each on their own documents): %.1f transactions/s (%.1f before the burst, %.1f after); completions at %.0f %% of it\n",
-		n, perTeam, floorRate, before, after, 100*lock.rate()/floorRate)
+		n, perTeam, floor.rate, floor.before, floor.after, 100*lock.rate()/floor.rate)
 	row(out, "  completion latency under that load", lock.latency)
-	fmt.Fprintf(out, "  processor time per completion: %s; per floor transaction: %s\n", perLock, perFloor)
+	fmt.Fprintf(out, "  processor time per completion: %s; per floor transaction: %s\n", perLock, floor.cpu)
 	fmt.Fprintf(out, "  %d of them reached a tile that reveals more; %d took over 500 ms\n", movesUnderLoad, slow)
-	if err := spreadBurst(ctx, p, out, n, perTeam, floorRate); err != nil {
+	if err := spreadBurst(ctx, p, out, n, perTeam, floor.rate); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "  effects settle, from each completion's reply (%d awards):\n", len(replied))
@@ -630,45 +623,83 @@ func (r *loadRace) burst(n, perTeam int, prefix string, each func(res map[string
 // floors of its own, since the floor's rate moves from run to run (190-575
 // transactions/s were seen) and a single ratio says little.
 func spreadBurst(ctx context.Context, p domain.Probe, out io.Writer, n, perTeam int, floorRate float64) error {
+	r, err := spreadRace(ctx, p, "spread", n)
+	if err != nil {
+		return err
+	}
+	spent := cpuSince(p)
+	t := r.burst(n, perTeam, "s", nil)
+	per := spent(n * perTeam)
+	fmt.Fprintf(out, "  the same burst with the teams spread over the board (only the leader lifts the fog): %d completions in %s = %.1f completions/s, %d failed; %.0f %% of the floor above\n",
+		t.done, t.elapsed.Round(time.Millisecond), t.rate(), t.failed, 100*t.rate()/floorRate)
+	row(out, "  completion latency, spread", t.latency)
+	fmt.Fprintf(out, "  processor time per completion, spread: %s\n", per)
+	fmt.Fprintf(out, "  the spread burst %d times more, each on a new race between floors of its own:\n", spreadRounds)
 	var ratios []float64
-	for round := 0; round <= spreadRounds; round++ {
-		r, err := newLoadRace(ctx, p, fmt.Sprint("spread", round), n)
+	for round := 1; round <= spreadRounds; round++ {
+		r, err := spreadRace(ctx, p, fmt.Sprint("spread", round), n)
 		if err != nil {
 			return err
 		}
-		for i := 1; i < n; i++ { // team 0 stays on tile 1
-			if err := r.admin(fmt.Sprint("move", i), map[string]any{"type": "moveTeam", "team": r.teams[i], "to": 1 + 4*i}); err != nil {
-				return err
-			}
-			r.pos[i] = 1 + 4*i
+		var t burstTally
+		floor, err := floorAround(ctx, p, n, perTeam, func() { t = r.burst(n, perTeam, "s", nil) })
+		if err != nil {
+			return err
 		}
-		if round > 0 {
-			before, err := p.Floor(ctx, n, 3, 3, perTeam)
-			if err != nil {
-				return err
-			}
-			t := r.burst(n, perTeam, "s", nil)
-			after, err := p.Floor(ctx, n, 3, 3, perTeam)
-			if err != nil {
-				return err
-			}
-			floor := (float64(n*perTeam)/before.Seconds() + float64(n*perTeam)/after.Seconds()) / 2
-			ratios = append(ratios, t.rate()/floor)
-			fmt.Fprintf(out, "    round %d: %.1f completions/s, %d failed, floor %.1f transactions/s: %.0f %%\n", round, t.rate(), t.failed, floor, 100*t.rate()/floor)
-			continue
-		}
-		spent := cpuSince(p)
-		t := r.burst(n, perTeam, "s", nil)
-		per := spent(n * perTeam)
-		fmt.Fprintf(out, "  the same burst with the teams spread over the board (only the leader lifts the fog): %d completions in %s = %.1f completions/s, %d failed; %.0f %% of the floor above\n",
-			t.done, t.elapsed.Round(time.Millisecond), t.rate(), t.failed, 100*t.rate()/floorRate)
-		row(out, "  completion latency, spread", t.latency)
-		fmt.Fprintf(out, "  processor time per completion, spread: %s\n", per)
-		fmt.Fprintf(out, "  the spread burst %d times more, each on a new race between floors of its own:\n", spreadRounds)
+		ratios = append(ratios, t.rate()/floor.rate)
+		fmt.Fprintf(out, "    round %d: %.1f completions/s, %d failed, floor %.1f transactions/s: %.0f %%\n", round, t.rate(), t.failed, floor.rate, 100*t.rate()/floor.rate)
 	}
 	sort.Float64s(ratios)
 	fmt.Fprintf(out, "    median %.0f %% of the floor (%.0f-%.0f %%)\n", 100*ratios[len(ratios)/2], 100*ratios[0], 100*ratios[len(ratios)-1])
 	return nil
+}
+
+// spreadRace is a new race of n teams, team i moved to tile 1+4i (team 0
+// stays on tile 1).
+func spreadRace(ctx context.Context, p domain.Probe, createID string, n int) (*loadRace, error) {
+	r, err := newLoadRace(ctx, p, createID, n)
+	if err != nil {
+		return nil, err
+	}
+	for i := 1; i < n; i++ {
+		if err := r.admin(fmt.Sprint("move", i), map[string]any{"type": "moveTeam", "team": r.teams[i], "to": 1 + 4*i}); err != nil {
+			return nil, err
+		}
+		r.pos[i] = 1 + 4*i
+	}
+	return r, nil
+}
+
+// floorRates is the concurrent floor measured just before and just after
+// some work, in transactions per second, and their mean (rate), so a moment
+// of the emulator's (a collection, a compilation) weighs less; cpu is the
+// processor time per floor transaction, over both.
+type floorRates struct {
+	before, after, rate float64
+	cpu                 cpuSpent
+}
+
+// floorAround measures the floor (n writers, rounds of 3 reads and 3
+// writes) before and after running work.
+func floorAround(ctx context.Context, p domain.Probe, n, rounds int, work func()) (floorRates, error) {
+	measure := func() (float64, cpuSpent, error) {
+		spent := cpuSince(p)
+		d, err := p.Floor(ctx, n, 3, 3, rounds)
+		return float64(n*rounds) / d.Seconds(), spent(n * rounds), err
+	}
+	var f floorRates
+	before, c1, err := measure()
+	if err != nil {
+		return f, err
+	}
+	work()
+	after, c2, err := measure()
+	if err != nil {
+		return f, err
+	}
+	f = floorRates{before: before, after: after, rate: (before + after) / 2,
+		cpu: cpuSpent{(c1.emulator + c2.emulator) / 2, (c1.stack + c2.stack) / 2}}
+	return f, nil
 }
 
 // spreadRounds is how many more spread bursts spreadBurst measures.
