@@ -111,9 +111,11 @@ type adminLogin struct {
 // theirs. The roster in the game document decides who exists, so a removed
 // team or admin cannot sign in even before its credential is gone.
 func SignIns() []domain.SignIn {
-	reads := func(strict any) func(req json.RawMessage) (string, []domain.Read, error) {
+	// strict makes a new value for each request: sign-ins run at once, and
+	// one value shared by all of them was a data race.
+	reads := func(strict func() any) func(req json.RawMessage) (string, []domain.Read, error) {
 		return func(req json.RawMessage) (string, []domain.Read, error) {
-			if err := domain.DecodePayload(req, strict); err != nil {
+			if err := domain.DecodePayload(req, strict()); err != nil {
 				return "", nil, err
 			}
 			var r signInRequest
@@ -133,7 +135,7 @@ func SignIns() []domain.SignIn {
 		return doc.State, nil
 	}
 	return []domain.SignIn{
-		{Type: "teamLogin", Reads: reads(&teamLogin{}), Find: func(d domain.Docs, req json.RawMessage) (domain.Actor, domain.DocID, error) {
+		{Type: "teamLogin", Reads: reads(func() any { return &teamLogin{} }), Find: func(d domain.Docs, req json.RawMessage) (domain.Actor, domain.DocID, error) {
 			var r signInRequest
 			_ = json.Unmarshal(req, &r)
 			g, err := game(d)
@@ -154,7 +156,7 @@ func SignIns() []domain.SignIn {
 			}
 			return domain.Actor{}, domain.DocID{}, wrong
 		}},
-		{Type: "adminLogin", Reads: reads(&adminLogin{}), Find: func(d domain.Docs, req json.RawMessage) (domain.Actor, domain.DocID, error) {
+		{Type: "adminLogin", Reads: reads(func() any { return &adminLogin{} }), Find: func(d domain.Docs, req json.RawMessage) (domain.Actor, domain.DocID, error) {
 			var r signInRequest
 			_ = json.Unmarshal(req, &r)
 			g, err := game(d)

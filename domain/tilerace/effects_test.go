@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -145,6 +146,33 @@ func TestPointsLedgerMatchesLeaderboard(t *testing.T) {
 			require.Equal(t, want, m.leaderboard())
 			require.Positive(t, want.Awards)
 			t.Logf("%d awards, %d taken back", want.Awards, want.Reversed)
+		})
+	}
+}
+
+// TestSignInReadsAtOnce: sign-ins run at once; under the race detector a
+// value shared by their strict decoding shows as a data race.
+func TestSignInReadsAtOnce(t *testing.T) {
+	for _, si := range SignIns() {
+		t.Run(si.Type, func(t *testing.T) {
+			var wg sync.WaitGroup
+			for i := range 8 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					var req string
+					if si.Type == "teamLogin" {
+						req = fmt.Sprintf(`{"gameId":"g%d","team":"t%d","password":"p%d"}`, i, i, i)
+					} else {
+						req = fmt.Sprintf(`{"gameId":"g%d","admin":"a%d","password":"p%d"}`, i, i, i)
+					}
+					id, _, err := si.Reads(json.RawMessage(req))
+					if err != nil || id != fmt.Sprint("g", i) {
+						t.Errorf("got %q, %v; want g%d", id, err, i)
+					}
+				}()
+			}
+			wg.Wait()
 		})
 	}
 }
