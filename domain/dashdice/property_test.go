@@ -145,7 +145,7 @@ func nonEmpty(id string) []string {
 	return []string{id}
 }
 
-func TestRandomGames(t *testing.T) {
+func TestRandomMatchesEveryMode(t *testing.T) {
 	games := 150
 	if testing.Short() {
 		games = 30
