@@ -171,7 +171,7 @@ func TestDashDiceWholeMatchInEveryMode(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, events, len(m.sent), "one event record per action")
 			last := events[len(events)-1]
-			require.True(t, last.Pending, "the game-over record waits for its effects")
+			require.False(t, last.Pending, "the game-over record: its stats were written with it")
 			require.Equal(t, domain.EventGameOver, last.Events[len(last.Events)-1].Type)
 		})
 	}

@@ -211,7 +211,7 @@ func TestHexDiceGamePlayedToAWin(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, events, len(g.sent), "one record per action that made a version")
 	last := events[len(events)-1]
-	require.True(t, last.Pending, "the gameOver record waits for its stats")
+	require.False(t, last.Pending, "the gameOver record: its stats were written with it")
 	over := last.Events[len(last.Events)-1]
 	require.Equal(t, domain.EventGameOver, over.Type)
 	b, _ := json.Marshal(over.Data)
@@ -318,7 +318,15 @@ func TestHexDiceDisconnectForfeit(t *testing.T) {
 	last := events[len(events)-1]
 	require.Equal(t, domain.ActionExpire, last.Type)
 	require.Equal(t, domain.EventGameOver, last.Events[len(last.Events)-1].Type)
-	require.True(t, last.Pending)
+	// The expiry's commit wrote the stats, as an action's does.
+	require.False(t, last.Pending)
+	b, _ := json.Marshal(last.Events[len(last.Events)-1].Data)
+	var over domain.GameOver
+	require.NoError(t, json.Unmarshal(b, &over))
+	require.Len(t, over.Winners, 1)
+	won, err := s.store.PlayerTotals(context.Background(), over.Winners[0], hexdice.Kind, over.Mode)
+	require.NoError(t, err)
+	require.Equal(t, store.Totals{Wins: 1, Played: 1}, won, "the winner's totals")
 
 	code, out := g.do(bob, "heartbeat", nil)
 	require.Equal(t, http.StatusConflict, code, "%v", out)

@@ -16,10 +16,12 @@ import (
 // platform's own: for every gameOver event, a ledger entry per player
 // (players/{p}/ledger/{LedgerID}) and the player's per-kind, per-mode totals
 // (players/{p}.stats.{kind}.{mode}); when that changed a leaderboard, or the
-// game has a projection its events make due, a projections/{id} marker for
-// the tick, which rebuilds them (leaderboards.go). Then it clears the
-// record's pending flag, the idempotency key. A missing or no longer pending
-// record is left alone and reports applied == false.
+// game has a projection its events make due, the projection's mark on the
+// record for the tick, which rebuilds them (leaderboards.go). Then it clears
+// the record's pending flag, the idempotency key. A missing or no longer
+// pending record is left alone and reports applied == false. (A game's end
+// whose only effect is its stats is not pending: the action wrote them with
+// the record, statsInCommit.)
 //
 // A record whose effects cannot be applied (an undecodable event, an id that
 // cannot name a document, a handler's EINVALID) gets pending=false and an
@@ -113,7 +115,7 @@ func (s *Store) prepareEffects(ctx context.Context, tx txn, gameID, id string, d
 	stats := func() error { return nil }
 	var boards []Board
 	if e.Stats && !eager && seen[domain.EventGameOver] {
-		fx, err := s.collectEffects(tx, gameID, id, data)
+		fx, err := s.collectEffects(func() ([]string, error) { return playersOf(tx, s, gameID) }, gameID, id, data)
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -101,9 +102,10 @@ type recordEvent struct {
 	Data json.RawMessage `json:"data"`
 }
 
-// collectEffects decodes the gameOver events of a record into awards; it reads
-// the game document only when a draw names no players.
-func (s *Store) collectEffects(tx txn, gameID, seq string, record map[string]any) (*effects, error) {
+// collectEffects decodes the gameOver events of a record into awards; it
+// calls players (the players seated in the game) only when a draw names no
+// players, as events from before GameOver named them did.
+func (s *Store) collectEffects(players func() ([]string, error), gameID, seq string, record map[string]any) (*effects, error) {
 	var evs []recordEvent
 	if err := fromFirestore(record["events"], &evs); err != nil {
 		return nil, domain.Errorf(domain.EINVALID, "event record %s/%s: %v", gameID, seq, err)
@@ -154,7 +156,7 @@ func (s *Store) collectEffects(tx txn, gameID, seq string, record map[string]any
 			if len(ids) == 0 { // an event from before GameOver named its players
 				if gamePlayers == nil {
 					var err error
-					if gamePlayers, err = playersOf(tx, s, gameID); err != nil {
+					if gamePlayers, err = players(); err != nil {
 						return nil, err
 					}
 				}
@@ -225,6 +227,32 @@ func playersOf(tx txn, s *Store, gameID string) ([]string, error) {
 		ids = []string{}
 	}
 	return ids, nil
+}
+
+// errNeedsPlayers: a record's awards need the game's players, which the
+// commit that creates the record cannot read (its reads are done).
+var errNeedsPlayers = errors.New("store: a draw that names no players needs the game's")
+
+// statsInCommit returns what writes a new record's stats in the commit that
+// creates it (the action's own, exactly once as the action is), and the
+// leaderboards they change, when nothing else is to run on the record: the
+// game keeps stats, one of its events ends the game, the game registered no
+// handler for any of them, and its awards need no read. ok is false
+// otherwise, and also for a record the effects would refuse (EINVALID): it
+// is then written pending, and ApplyEffects runs its effects after the
+// commit, or retires it. A game's end then costs no second write of its
+// record, no trigger's read of it, and its players' totals are exact when
+// its last action replies (issue 22).
+func (s *Store) statsInCommit(tx txn, e domain.Entry, gameID, id string, record map[string]any, events []domain.Event, now time.Time) (write func() error, boards []Board, ok bool) {
+	if !e.Stats || !overIn(events) || s.Games.handled(e, events) {
+		return nil, nil, false
+	}
+	fx, err := s.collectEffects(func() ([]string, error) { return nil, errNeedsPlayers }, gameID, id, record)
+	if err != nil {
+		return nil, nil, false
+	}
+	write, boards, err = s.statsWrites(tx, gameID, id, record, fx, now)
+	return write, boards, err == nil
 }
 
 // statsWrites returns what writes the ledger entries and the players'

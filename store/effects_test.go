@@ -247,24 +247,52 @@ func TestApplyEffectsConcurrent(t *testing.T) {
 	requireTotals(t, st, "bob", "pig", "classic", store.Totals{Losses: 1, Played: 1})
 }
 
-// TestApplyEffectsFromAction runs the effects of a record the action pipeline wrote.
-func TestApplyEffectsFromAction(t *testing.T) {
+// TestStatsInTheEndingCommit: the action that ends a game writes its
+// players' totals and ledger entries in its own commit, with its record,
+// which is not pending (nothing is left for the trigger or the sweep) and
+// carries the leaderboard's mark; the effects run on it again do nothing,
+// and a retry of the action gets its reply and awards nothing twice.
+func TestStatsInTheEndingCommit(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	id := f.game(t, map[string]any{"target": 1})
 	win(t, f, id)
 	s, _ := state(t, f, id)
-	pending, err := f.st.PendingEvents(ctx, f.now, 10)
-	require.NoError(t, err)
-	require.Len(t, pending, 1)
-	require.Equal(t, id, pending[0].GameID)
-	applied, err := f.st.ApplyEffects(ctx, id, pending[0].EventID)
-	require.NoError(t, err)
-	require.True(t, applied)
 	loser := ann.ID
 	if s.Winner == ann.ID {
 		loser = bob.ID
 	}
+	requireTotals(t, f.st, s.Winner, pig.Kind, store.DefaultMode, store.Totals{Wins: 1, Played: 1})
+	requireTotals(t, f.st, loser, pig.Kind, store.DefaultMode, store.Totals{Losses: 1, Played: 1})
+
+	pending, err := f.st.PendingEvents(ctx, f.now.Add(time.Hour), 10)
+	require.NoError(t, err)
+	require.Empty(t, pending, "records left pending")
+	events, err := f.st.Events(ctx, id)
+	require.NoError(t, err)
+	last := events[len(events)-1]
+	snap, err := f.st.FS.Collection("games").Doc(id).Collection("events").Doc(last.ID).Get(ctx)
+	require.NoError(t, err)
+	over := snap.Data()
+	require.Contains(t, fmt.Sprint(over["events"]), domain.EventGameOver, "the last record")
+	require.Equal(t, false, over["pending"], "pending")
+	require.NotNil(t, over["effectsAt"], "effectsAt")
+	require.NotNil(t, over["projectAt"], "the leaderboard's mark")
+	require.Equal(t, []any{map[string]any{"kind": pig.Kind, "mode": store.DefaultMode}}, over["boards"], "boards")
+	ledger, err := f.st.FS.Collection("players").Doc(s.Winner).Collection("ledger").Documents(ctx).GetAll()
+	require.NoError(t, err)
+	require.Len(t, ledger, 1, "the winner's ledger entries")
+	require.Equal(t, "win", ledger[0].Data()["result"], "result")
+
+	applied, err := f.st.ApplyEffects(ctx, id, last.ID)
+	require.NoError(t, err)
+	require.False(t, applied, "the effects applied again")
+	who := ann
+	if last.Actor["id"] == bob.ID {
+		who = bob
+	}
+	_, err = f.run(t, who, id, last.ActionID, last.Type, nil)
+	require.NoError(t, err, "the ending action retried")
 	requireTotals(t, f.st, s.Winner, pig.Kind, store.DefaultMode, store.Totals{Wins: 1, Played: 1})
 	requireTotals(t, f.st, loser, pig.Kind, store.DefaultMode, store.Totals{Losses: 1, Played: 1})
 }

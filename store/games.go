@@ -72,11 +72,24 @@ func (g *Games) handlersOf(kind, event string) []domain.Effect {
 // the game registered. (An event the game's projection names needs only its
 // marker, which the action writes itself: projects.)
 func (g *Games) pending(e domain.Entry, events []domain.Event) bool {
+	return (e.Stats && overIn(events)) || g.handled(e, events)
+}
+
+// handled reports whether the game registered a handler for one of these
+// events.
+func (g *Games) handled(e domain.Entry, events []domain.Event) bool {
 	for _, ev := range events {
-		if ev.Type == domain.EventGameOver && e.Stats {
+		if len(g.handlersOf(e.Kind(), ev.Type)) > 0 {
 			return true
 		}
-		if len(g.handlersOf(e.Kind(), ev.Type)) > 0 {
+	}
+	return false
+}
+
+// overIn reports whether one of events ends the game.
+func overIn(events []domain.Event) bool {
+	for _, ev := range events {
+		if ev.Type == domain.EventGameOver {
 			return true
 		}
 	}

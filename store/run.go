@@ -542,9 +542,11 @@ func (at *attempt) writeRecord(s domain.Step, extra map[string]any) error {
 }
 
 // writeRecord writes the event record of step s of a game's action actionID,
-// pending when a registered effect handles one of its events. It returns the
-// record's id and whether an eager handler is to run on it. extra are more
-// fields of the record (a game's last history batch, writeGame).
+// pending when a registered effect handles one of its events (a game's end
+// whose only effect is its stats writes them instead: statsInCommit). It
+// returns the record's id and whether an eager handler is to run on it.
+// extra are more fields of the record (a game's last history batch,
+// writeGame).
 func (st *Store) writeRecord(tx txn, e domain.Entry, gameID string, s domain.Step, actionID string, now time.Time, extra map[string]any) (string, bool, error) {
 	evs, err := toFirestore(s.Events)
 	if err != nil {
@@ -563,7 +565,16 @@ func (st *Store) writeRecord(tx txn, e domain.Entry, gameID string, s domain.Ste
 		"seq": s.Version, fAt: now, fKind: e.Kind(), "type": s.Type, "actionId": actionID,
 		"actor": actor, "events": evs, fPending: pending,
 	}
-	if !pending && st.Games.projects(e, s.Events) {
+	stats := func() error { return nil }
+	if pending {
+		// A game's end whose only effect is the platform's stats: they are
+		// written with the record (statsInCommit).
+		if write, boards, ok := st.statsInCommit(tx, e, gameID, id, rec, s.Events, now); ok {
+			pending, stats = false, write
+			rec[fPending], rec[fEffectsAt] = false, now
+			maps.Copy(rec, projectionMark(boards, st.Games.projects(e, s.Events)))
+		}
+	} else if st.Games.projects(e, s.Events) {
 		// Nothing but the projection's mark to write: the record carries
 		// it from its creation, in the action's own commit (exactly once,
 		// as the action is), so it has no effects to wait for — no trigger
@@ -573,6 +584,9 @@ func (st *Store) writeRecord(tx txn, e domain.Entry, gameID string, s domain.Ste
 	}
 	maps.Copy(rec, extra)
 	if err := tx.Create(st.eventRef(gameID, id), rec); err != nil {
+		return "", false, err
+	}
+	if err := stats(); err != nil {
 		return "", false, err
 	}
 	return id, pending && st.Games.eager(e, s.Events), nil
