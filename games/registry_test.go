@@ -50,6 +50,14 @@ func TestDeployedNamesAreTheRegistry(t *testing.T) {
 		wantTable = append(wantTable, name)
 	}
 	require.ElementsMatch(t, wantTable, table, "docs/deploy.md's table lists every function")
+
+	// docs/deploy.md deploys no GameEvent trigger: no game registers an
+	// effect handler, so no action leaves it work (the tick's sweep takes
+	// the rare pending record). A game that registers one needs it
+	// deployed: change docs/deploy.md, section 6, with it.
+	_, needed := triggers.DocumentTriggersFor(reg)[triggers.GameEventFunction]
+	require.False(t, needed, "a game registers an effect handler: docs/deploy.md must deploy GameEvent")
+	require.Contains(t, string(doc), "needs no `GameEvent`", "docs/deploy.md says whether GameEvent is deployed")
 }
 
 // TestRegistryEntries: every entry is complete and its kinds, functions and

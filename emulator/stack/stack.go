@@ -200,12 +200,12 @@ func Run(ctx context.Context, c Config, ready func(*Stack)) error {
 	defer srv.Shutdown(context.Background())
 
 	admin := fsemu.Admin{Host: emuHost, Project: c.Project}
-	if err := registerTriggers(admin); err != nil {
+	if err := registerTriggers(admin, c.Games); err != nil {
 		return err
 	}
 
 	go s.tick(ctx)
-	w := &watchdog{admin: admin, rules: rules, opts: emuOpts, emu: emu}
+	w := &watchdog{admin: admin, games: c.Games, rules: rules, opts: emuOpts, emu: emu}
 	s.Emulator = w.current // here, not in w.run: a caller reads it as soon as ready is called
 	go w.run(ctx)
 	defer func() { emu = w.current() }()

@@ -8,13 +8,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/store/fsemu"
 	"github.com/meeple-games/meeple/triggers"
 )
 
-// registerTriggers has the emulator deliver document triggers to the stack.
-func registerTriggers(admin fsemu.Admin) error {
-	for name, pattern := range triggers.DocumentTriggers {
+// registerTriggers has the emulator deliver to the stack the document
+// triggers the games of reg need (triggers.DocumentTriggersFor).
+func registerTriggers(admin fsemu.Admin, reg domain.Registry) error {
+	for name, pattern := range triggers.DocumentTriggersFor(reg) {
 		if err := admin.RegisterTrigger(name, pattern); err != nil {
 			return err
 		}
@@ -30,6 +32,7 @@ func registerTriggers(admin fsemu.Admin) error {
 // restarted emulator has lost them (and all its data, which it says too).
 type watchdog struct {
 	admin fsemu.Admin
+	games domain.Registry
 	rules string
 	opts  fsemu.Options // zero when attached: the stack does not restart it
 	mu    sync.Mutex
@@ -106,7 +109,7 @@ func (w *watchdog) reload() {
 			slog.Error("loading the rules again", "err", err)
 		}
 	}
-	if err := registerTriggers(w.admin); err != nil {
+	if err := registerTriggers(w.admin, w.games); err != nil {
 		slog.Error("registering the triggers again", "err", err)
 	}
 }
