@@ -3,7 +3,9 @@ package functions_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -54,11 +56,18 @@ func (c *docCounter) unary(ctx context.Context, method string, req, reply any, c
 type countStream struct {
 	grpc.ClientStream
 	c *docCounter
+	// A query's stream, and how many documents it returned (none: one
+	// read billed all the same).
+	query bool
+	docs  int64
 }
 
 func (s *countStream) SendMsg(m any) error {
 	if r, ok := m.(*firestorepb.BatchGetDocumentsRequest); ok {
 		s.c.reads.Add(int64(len(r.Documents)))
+	}
+	if _, ok := m.(*firestorepb.RunQueryRequest); ok {
+		s.query = true
 	}
 	return s.ClientStream.SendMsg(m)
 }
@@ -66,6 +75,11 @@ func (s *countStream) SendMsg(m any) error {
 func (s *countStream) RecvMsg(m any) error {
 	err := s.ClientStream.RecvMsg(m)
 	if r, ok := m.(*firestorepb.RunQueryResponse); ok && err == nil && r.GetDocument() != nil {
+		s.c.reads.Add(1)
+		s.docs++
+	}
+	if errors.Is(err, io.EOF) && s.query && s.docs == 0 {
+		s.query = false
 		s.c.reads.Add(1)
 	}
 	if r, ok := m.(*firestorepb.RunAggregationQueryResponse); ok && err == nil && r.GetResult() != nil {

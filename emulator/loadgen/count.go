@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"io"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,8 +20,9 @@ import (
 // counter counts the documents the stack's Firestore client reads and writes,
 // from the RPCs themselves, so the figures are measured and not assumed: a
 // document read by a get or a batched get (found or not), a document a query
-// returns (Firestore bills each as a read; queries counts the queries, as an
-// empty one is billed one read too), a write of a commit.
+// returns (Firestore bills each as a read), a query that returned none (billed
+// one read all the same: "query (empty)"), a write of a commit; queries
+// counts the queries.
 type counter struct {
 	reads, writes, queries atomic.Int64
 	// Commits refused: a precondition failed or the document existed
@@ -126,6 +129,10 @@ func (c *counter) stream(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.Cl
 type countingStream struct {
 	grpc.ClientStream
 	c *counter
+	// A query's stream: whether it is one, and how many documents it
+	// returned (none: Firestore bills it one read all the same).
+	query bool
+	docs  int64
 }
 
 func (s *countingStream) SendMsg(m any) error {
@@ -137,6 +144,7 @@ func (s *countingStream) SendMsg(m any) error {
 		}
 	case *firestorepb.RunQueryRequest:
 		s.c.queries.Add(1)
+		s.query = true
 	}
 	return s.ClientStream.SendMsg(m)
 }
@@ -146,7 +154,13 @@ func (s *countingStream) RecvMsg(m any) error {
 	err := s.ClientStream.RecvMsg(m)
 	if r, ok := m.(*firestorepb.RunQueryResponse); ok && err == nil && r.GetDocument() != nil {
 		s.c.reads.Add(1)
+		s.docs++
 		s.c.note("query", r.GetDocument().GetName(), 1)
+	}
+	if errors.Is(err, io.EOF) && s.query && s.docs == 0 {
+		s.query = false // counted once
+		s.c.reads.Add(1)
+		s.c.note("query", "(empty)", 1)
 	}
 	// A count is billed a read per 1,000 records counted, at least one.
 	if r, ok := m.(*firestorepb.RunAggregationQueryResponse); ok && err == nil && r.GetResult() != nil {
