@@ -3,28 +3,23 @@ package functions_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net/http"
 	"os"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"cloud.google.com/go/firestore"
-	"cloud.google.com/go/firestore/apiv1/firestorepb"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/api/option"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/meeple-games/meeple/domain/hexdice"
 	"github.com/meeple-games/meeple/games"
 	"github.com/meeple-games/meeple/store"
+	"github.com/meeple-games/meeple/store/fsemu"
 	"github.com/meeple-games/meeple/store/storetest"
 )
 
@@ -37,88 +32,12 @@ import (
 // troop, hex or HP the reader could not see then. The same games without
 // fog give the documents read and written per action for comparison.
 
-// docCounter counts the documents the store's Firestore client reads and
-// writes, from the RPCs (as emulator/loadgen's counter does).
-type docCounter struct{ reads, writes atomic.Int64 }
-
-func (c *docCounter) unary(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
-	switch r := req.(type) {
-	case *firestorepb.CommitRequest:
-		c.writes.Add(int64(len(r.Writes)))
-	case *firestorepb.BatchWriteRequest: // a BulkWriter's (the projection pass)
-		c.writes.Add(int64(len(r.Writes)))
-	case *firestorepb.GetDocumentRequest:
-		c.reads.Add(1)
-	}
-	return invoker(ctx, method, req, reply, cc, opts...)
-}
-
-type countStream struct {
-	grpc.ClientStream
-	c *docCounter
-	// A query's stream, and how many documents it returned (none: one
-	// read billed all the same).
-	query bool
-	docs  int64
-}
-
-func (s *countStream) SendMsg(m any) error {
-	if r, ok := m.(*firestorepb.BatchGetDocumentsRequest); ok {
-		s.c.reads.Add(int64(len(r.Documents)))
-	}
-	if _, ok := m.(*firestorepb.RunQueryRequest); ok {
-		s.query = true
-	}
-	return s.ClientStream.SendMsg(m)
-}
-
-func (s *countStream) RecvMsg(m any) error {
-	err := s.ClientStream.RecvMsg(m)
-	if r, ok := m.(*firestorepb.RunQueryResponse); ok && err == nil && r.GetDocument() != nil {
-		s.c.reads.Add(1)
-		s.docs++
-	}
-	if errors.Is(err, io.EOF) && s.query && s.docs == 0 {
-		s.query = false
-		s.c.reads.Add(1)
-	}
-	if r, ok := m.(*firestorepb.RunAggregationQueryResponse); ok && err == nil && r.GetResult() != nil {
-		s.c.reads.Add(aggregationReads(r))
-	}
-	return err
-}
-
-// aggregationReads is what Firestore bills a count: a read per 1,000
-// records counted, at least one.
-func aggregationReads(r *firestorepb.RunAggregationQueryResponse) int64 {
-	var n int64
-	for _, v := range r.GetResult().GetAggregateFields() {
-		n = max(n, v.GetIntegerValue())
-	}
-	return max(1, (n+999)/1000)
-}
-
-type ownerCreds struct{}
-
-func (ownerCreds) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
-	return map[string]string{"authorization": "Bearer owner"}, nil
-}
-func (ownerCreds) RequireTransportSecurity() bool { return false }
-
-// countedStack is newStack whose store's reads and writes are counted.
-func countedStack(t *testing.T) (*stack, *docCounter) {
+// countedStack is newStack whose store's reads and writes are counted (as
+// the load generator counts them: fsemu.Counter).
+func countedStack(t *testing.T) (*stack, *fsemu.Counter) {
 	s := newStack(t)
-	c := &docCounter{}
-	conn, err := grpc.NewClient(storetest.EmulatorHost(), grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithPerRPCCredentials(ownerCreds{}),
-		grpc.WithChainUnaryInterceptor(c.unary),
-		grpc.WithChainStreamInterceptor(func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
-			st, err := streamer(ctx, desc, cc, method, opts...)
-			if err != nil {
-				return nil, err
-			}
-			return &countStream{ClientStream: st, c: c}, nil
-		}))
+	c := &fsemu.Counter{}
+	conn, err := c.Dial(storetest.EmulatorHost())
 	require.NoError(t, err)
 	fs, err := firestore.NewClient(context.Background(), projectOf(s), option.WithGRPCConn(conn))
 	require.NoError(t, err)
@@ -147,7 +66,7 @@ type fogScanStats struct {
 type fogPlay struct {
 	t       *testing.T
 	s       *stack
-	c       *docCounter
+	c       *fsemu.Counter
 	fs      *firestore.Client // reads as the scanner (not counted)
 	g       *hexGame
 	fog     bool
@@ -275,11 +194,11 @@ func (p *fogPlay) check(before, after hexdice.Game) {
 // act sends an action (counted) and scans its reply for who sent it.
 func (p *fogPlay) act(who player, seat hexdice.Seat, typ string, extra map[string]any) (int, map[string]any) {
 	before := p.full()
-	r0, w0 := p.c.reads.Load(), p.c.writes.Load()
+	r0, w0 := p.c.Counts()
 	start := time.Now()
 	code, out := p.g.do(who, typ, extra)
 	d := time.Since(start)
-	r1, w1 := p.c.reads.Load(), p.c.writes.Load()
+	r1, w1 := p.c.Counts()
 	if code == http.StatusOK {
 		k := typ
 		if typ == hexdice.ActionOrders {
@@ -440,7 +359,7 @@ func asList(v any) []any { l, _ := v.([]any); return l }
 
 // playFogGame plays one game with random moves for up to steps actions,
 // then ends it by surrender and has both players ask for a rematch.
-func playFogGame(t *testing.T, s *stack, c *docCounter, stats *fogScanStats, mode hexdice.TurnMode, fog bool, seed string, steps int, who [3]player) {
+func playFogGame(t *testing.T, s *stack, c *fsemu.Counter, stats *fogScanStats, mode hexdice.TurnMode, fog bool, seed string, steps int, who [3]player) {
 	alice, bob, carol := who[0], who[1], who[2]
 	g := newFogGame(s, alice, hexdice.CreateRequest{Size: hexdice.Small, TurnSeconds: 120, Mode: mode, MapSeed: seed, Fog: fog}, "seed-"+seed, fmt.Sprintf("create-%s-%v", seed, fog))
 	p := &fogPlay{t: t, s: s, c: c, fs: storetest.ClientFor(t, projectOf(s)), g: g, fog: fog, players: [2]player{alice, bob}, spect: carol,

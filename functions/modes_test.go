@@ -68,9 +68,9 @@ func TestDashDiceModeCache(t *testing.T) {
 	}
 	create := func(id string) (target int, reads int64) {
 		t.Helper()
-		r0 := c.reads.Load()
+		r0 := c.Reads.Load()
 		code, out := s.post(alice.Token, "DashDice", map[string]any{"actionId": id, "type": "create", "mode": "cached"})
-		reads = c.reads.Load() - r0
+		reads = c.Reads.Load() - r0
 		require.Equal(t, http.StatusOK, code, "%v", out)
 		var m dashdice.Match
 		_, err := s.store.GameState(ctx, out["gameId"].(string), &m)

@@ -561,9 +561,9 @@ func TestTileRaceCompletionDocuments(t *testing.T) {
 		t.Helper()
 		b := body(tm)
 		before := r.board().RevealedUpTo
-		r0, w0 := c.reads.Load(), c.writes.Load()
+		r0, w0 := c.Counts()
 		r.mustAct(tm.token, id, b)
-		r1, w1 := c.reads.Load(), c.writes.Load()
+		r1, w1 := c.Counts()
 		return r1 - r0, w1 - w0, r.board().RevealedUpTo > before
 	}
 	tests := []struct {

@@ -172,15 +172,23 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		if len(whole) > 0 {
 			fmt.Fprintf(out, "    per match (%.1f actions), by path, with the effects of its end:\n", float64(wholeActions)/float64(wholeGames))
 			breakdown(out, whole, nil, int(wholeGames))
-			// [tick?][write?]: documents by who made them, over the same
-			// span (to the end's effects applied).
-			var docs [2][2]int64
+			// Documents by who made them, over the same span (to the end's
+			// effects applied).
+			var tick, own struct{ reads, writes int64 }
 			for k, v := range whole {
-				docs[b2i(tickPath(k))][b2i(strings.HasPrefix(k, "write "))] += v
+				who := &own
+				if tickPath(k) {
+					who = &tick
+				}
+				if strings.HasPrefix(k, "write ") {
+					who.writes += v
+				} else {
+					who.reads += v
+				}
 			}
 			fmt.Fprintf(out, "    the tick's passes while it ran (every 1 s here, every minute in production, for every game at once): %.2f reads, %.2f writes per match; the rest, the match's own: %.3f reads, %.3f writes per action\n",
-				float64(docs[1][0])/float64(wholeGames), float64(docs[1][1])/float64(wholeGames),
-				float64(docs[0][0])/float64(wholeActions), float64(docs[0][1])/float64(wholeActions))
+				float64(tick.reads)/float64(wholeGames), float64(tick.writes)/float64(wholeGames),
+				float64(own.reads)/float64(wholeActions), float64(own.writes)/float64(wholeActions))
 		}
 	}
 	fmt.Fprintf(out, "match document size: %d bytes (Firestore storage size), %d bytes as JSON; the largest seen %d bytes\n", docSize, docJSON, maxDoc)
@@ -1410,13 +1418,6 @@ func startDashDice(ctx context.Context, p domain.Probe, tokens map[string]string
 func tickPath(k string) bool {
 	return strings.Contains(k, "config/projectionPass") || strings.Contains(k, " leaderboards/") ||
 		strings.HasPrefix(k, "count ") || strings.HasPrefix(k, "query ")
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // pather is a Probe that also counts documents by the shape of their path

@@ -24,14 +24,15 @@ var (
 )
 
 type fixture struct {
-	st  *store.Store
-	now time.Time
-	mu  sync.Mutex
+	st   *store.Store
+	kind string // of the games run plays: Pig's, or one of more's
+	now  time.Time
+	mu   sync.Mutex
 }
 
 func newFixture(t *testing.T, more ...domain.Entry) *fixture {
 	t.Helper()
-	f := &fixture{now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	f := &fixture{kind: pig.Kind, now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
 	f.st = store.New(storetest.Client(t), append(domain.Registry{pig.Entry()}, more...))
 	f.st.FixedSeeds = true
 	f.st.Now = func() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.now }
@@ -48,7 +49,7 @@ func (f *fixture) run(t *testing.T, who domain.Actor, gameID, actionID, typ stri
 		body[k] = v
 	}
 	raw, _ := json.Marshal(body)
-	req := store.Request{Kind: pig.Kind, GameID: gameID, Action: domain.Action{ID: actionID, Type: typ, Actor: who, Payload: raw}}
+	req := store.Request{Kind: f.kind, GameID: gameID, Action: domain.Action{ID: actionID, Type: typ, Actor: who, Payload: raw}}
 	if typ == domain.ActionCreate {
 		req.Seed = "fixed-seed"
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/store"
-	"github.com/meeple-games/meeple/store/storetest"
 )
 
 // ender is a one-document game for the stats tests: its create seats the
@@ -71,8 +70,9 @@ func enderEntry() domain.Entry {
 // end in the same game writes its stats in the commit.
 func TestStatsLeftPendingWhenTheCommitCannot(t *testing.T) {
 	ctx := context.Background()
-	st := store.New(storetest.Client(t), domain.Registry{enderEntry()})
-	st.FixedSeeds = true
+	f := newFixture(t, enderEntry())
+	f.kind = "ender"
+	st := f.st
 	for _, tc := range []struct {
 		name    string
 		end     map[string]any
@@ -89,22 +89,10 @@ func TestStatsLeftPendingWhenTheCommitCannot(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			n := tc.pair
 			actor := domain.Actor{ID: "ann" + n, Name: "Ann", Role: domain.RolePlayer}
-			run := func(gameID, id, typ string, body map[string]any) store.Reply {
-				t.Helper()
-				raw, _ := json.Marshal(body)
-				req := store.Request{Kind: "ender", GameID: gameID, Action: domain.Action{ID: id, Type: typ, Actor: actor, Payload: raw}}
-				if typ == domain.ActionCreate {
-					req.Seed = "fixed-seed"
-				}
-				out, _, err := store.Run(ctx, st, req)
-				require.NoError(t, err, typ)
-				var r store.Reply
-				b, _ := json.Marshal(out)
-				require.NoError(t, json.Unmarshal(b, &r))
-				return r
-			}
-			created := run("", tc.name, domain.ActionCreate, map[string]any{"with": []string{"bob" + n}})
-			run(created.GameID, "end", "end", tc.end)
+			created, err := f.run(t, actor, "", tc.name, domain.ActionCreate, map[string]any{"with": []string{"bob" + n}})
+			require.NoError(t, err, "create")
+			_, err = f.run(t, actor, created.GameID, "end", "end", tc.end)
+			require.NoError(t, err, "end")
 			events, err := st.Events(ctx, created.GameID)
 			require.NoError(t, err)
 			last := events[len(events)-1]
@@ -119,7 +107,7 @@ func TestStatsLeftPendingWhenTheCommitCannot(t *testing.T) {
 				require.NoError(t, err)
 				require.Equal(t, int64(1), got.Played, "%s's games played", tc.totals)
 			}
-			pending, err := st.PendingEvents(ctx, time.Now().Add(time.Hour), 10)
+			pending, err := st.PendingEvents(ctx, f.now.Add(time.Hour), 10)
 			require.NoError(t, err)
 			for _, p := range pending {
 				require.NotEqual(t, created.GameID, p.GameID, "a record of this game is still pending")

@@ -301,15 +301,13 @@ func TestFunctions(t *testing.T) {
 	require.Equal(t, map[string]string{"GameEvent": "games/{gameId}/events/{eventId}", "Outbox": "games/{gameId}/outbox/{key}",
 		"BotTurn": "games/{gameId}/bots/turn"},
 		triggers.DocumentTriggers)
-	handled := pig.Entry()
-	handled.Effects = []domain.Effect{{Event: domain.EventGameOver}}
 	for _, tc := range []struct {
 		name string
 		reg  domain.Registry
 		want []string
 	}{
 		{"no game with an effect handler", domain.Registry{pig.Entry()}, []string{"Outbox", "BotTurn"}},
-		{"a game with one", domain.Registry{pig.Entry(), handled}, []string{"GameEvent", "Outbox", "BotTurn"}},
+		{"a game with one", domain.Registry{pig.Entry(), handledPig()}, []string{"GameEvent", "Outbox", "BotTurn"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			require.ElementsMatch(t, tc.want, keys(triggers.DocumentTriggersFor(tc.reg)))

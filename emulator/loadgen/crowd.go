@@ -30,6 +30,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/meeple-games/meeple/games"
+	"github.com/meeple-games/meeple/store/fsemu"
 )
 
 // DefaultCrowd is the -crowd flag's default: the concurrencies measured.
@@ -159,7 +160,7 @@ type crowdRun struct {
 	p       *probe
 	hc      *http.Client
 	oldFS   *firestore.Client
-	oldCnt  *counter
+	oldCnt  *fsemu.Counter
 	out     io.Writer
 	project string
 }
@@ -169,7 +170,7 @@ type crowdRun struct {
 func crowdScenario(ctx context.Context, p *probe, project string, sizes []int, out io.Writer) error {
 	c := &crowdRun{p: p, out: out, project: project,
 		hc: &http.Client{Timeout: 40 * time.Second, Transport: &http.Transport{MaxIdleConns: 2000, MaxIdleConnsPerHost: 2000, IdleConnTimeout: time.Minute}}}
-	c.oldCnt = &counter{}
+	c.oldCnt = &fsemu.Counter{}
 	fs, closeFS, err := countedClient(ctx, p.FirestoreHost(), project, c.oldCnt)
 	if err != nil {
 		return err
@@ -408,7 +409,7 @@ func (c *crowdRun) quickMatchRound(ctx context.Context, players []crowdPlayer, l
 				}
 				if t.code == 200 && t.status == "matched" {
 					res[i].matched, res[i].gameID = time.Since(t0), t.gameID
-					res[i].rw[0], res[i].rw[1] = cnt.snapshot()
+					res[i].rw[0], res[i].rw[1] = cnt.Counts()
 					return
 				}
 				if first && leavers[i] && t.code == 200 && t.status == "waiting" {
@@ -420,7 +421,7 @@ func (c *crowdRun) quickMatchRound(ctx context.Context, players []crowdPlayer, l
 						res[i].leftOK = true
 					case l.code == 200 && l.status == "matched":
 						res[i].matched, res[i].gameID = time.Since(t0), l.gameID
-						res[i].rw[0], res[i].rw[1] = cnt.snapshot()
+						res[i].rw[0], res[i].rw[1] = cnt.Counts()
 					}
 					return
 				}
@@ -431,15 +432,15 @@ func (c *crowdRun) quickMatchRound(ctx context.Context, players []crowdPlayer, l
 			}
 		}()
 	}
-	r0, w0 := cnt.snapshot()
-	q0, f0, a0 := cnt.queries.Load(), cnt.refused.Load(), cnt.aborted.Load()
+	r0, w0 := cnt.Counts()
+	q0, f0, a0 := cnt.Queries.Load(), cnt.Refused.Load(), cnt.Aborted.Load()
 	r.load = loadAvg()
 	roundStart := time.Now()
 	close(start)
 	wg.Wait()
-	r1, w1 := cnt.snapshot()
-	r.reads, r.writes, r.queries = r1-r0, w1-w0, cnt.queries.Load()-q0
-	r.refused, r.aborted = cnt.refused.Load()-f0, cnt.aborted.Load()-a0
+	r1, w1 := cnt.Counts()
+	r.reads, r.writes, r.queries = r1-r0, w1-w0, cnt.Queries.Load()-q0
+	r.refused, r.aborted = cnt.Refused.Load()-f0, cnt.Aborted.Load()-a0
 
 	type match struct {
 		at time.Duration
@@ -727,7 +728,7 @@ func (c *crowdRun) newEnds(ctx context.Context, players []crowdPlayer, pairs [][
 			replied[k], codes[k] = time.Now(), code
 		}()
 	}
-	r0, w0 := c.p.cnt.snapshot()
+	r0, w0 := c.p.cnt.Counts()
 	t0 := time.Now()
 	close(start)
 	wg.Wait()
@@ -800,7 +801,7 @@ func (c *crowdRun) newEnds(ctx context.Context, players []crowdPlayer, pairs [][
 		mu.Unlock()
 		r.notes = append(r.notes, fmt.Sprintf("leaderboards/dashdice-%s never held the right top within %s: want %v, last %v", mode, crowdSettle, expected, got))
 	}
-	r1, w1 := c.p.cnt.snapshot()
+	r1, w1 := c.p.cnt.Counts()
 	r.reads, r.writes = r1-r0, w1-w0
 	return r, nil
 }
@@ -1164,11 +1165,11 @@ func (c *crowdRun) oldEndsRound(ctx context.Context, players []crowdPlayer, pair
 			}
 		}()
 	}
-	r0, w0 := c.oldCnt.snapshot()
+	r0, w0 := c.oldCnt.Counts()
 	t0 = time.Now()
 	close(start)
 	wg.Wait()
-	r1, w1 := c.oldCnt.snapshot()
+	r1, w1 := c.oldCnt.Counts()
 	r.reads, r.writes = r1-r0, w1-w0
 	for _, d := range committed {
 		if d == 0 {

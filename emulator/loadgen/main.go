@@ -33,8 +33,6 @@ import (
 
 	"cloud.google.com/go/firestore"
 	"google.golang.org/api/option"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/emulator/stack"
@@ -91,12 +89,10 @@ func run(n int, only string, discordLimit, discordBurst int, crowd []int) error 
 		return err
 	}
 	host := "127.0.0.1:" + strconv.Itoa(port)
-	cnt := &counter{}
+	cnt := &fsemu.Counter{}
 	// The stack's Firestore client talks through this connection, so every
 	// read and write it makes is counted.
-	conn, err := grpc.NewClient(host, grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithPerRPCCredentials(ownerCreds{}),
-		grpc.WithChainUnaryInterceptor(cnt.unary), grpc.WithChainStreamInterceptor(cnt.stream))
+	conn, err := cnt.Dial(host)
 	if err != nil {
 		return err
 	}
@@ -212,12 +208,12 @@ func listen(ctx context.Context, ref *firestore.DocumentRef) func() {
 type probe struct {
 	domain.Caller
 	fs   *firestore.Client
-	cnt  *counter
+	cnt  *fsemu.Counter
 	bare []time.Duration
 	emu  *fsemu.Emulator // nil: CPU reports the emulator's as 0
 }
 
-func (p *probe) Counts() (int64, int64)    { return p.cnt.snapshot() }
+func (p *probe) Counts() (int64, int64)    { return p.cnt.Counts() }
 func (p *probe) Baseline() []time.Duration { return p.bare }
 func (p *probe) Paths() map[string]int64   { return p.cnt.Paths() }
 

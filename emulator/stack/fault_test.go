@@ -18,8 +18,6 @@ import (
 	"cloud.google.com/go/firestore"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/api/option"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/meeple-games/meeple/store"
 	"github.com/meeple-games/meeple/store/fsemu"
@@ -149,7 +147,7 @@ func TestKillMidBurst(t *testing.T) {
 
 	// The burst: every team completes tiles, every match is played, until
 	// the kill; requests that fail with it are expected.
-	conn, err := grpc.NewClient(emu.Host, grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithPerRPCCredentials(ownerCreds{}))
+	conn, err := fsemu.Dial(emu.Host)
 	require.NoError(t, err)
 	defer conn.Close()
 	fs, err := firestore.NewClient(ctx, "meeple-local", option.WithGRPCConn(conn))
@@ -307,16 +305,6 @@ func TestKillMidBurst(t *testing.T) {
 		return nil
 	})
 }
-
-// ownerCreds is what the Firestore client sends the emulator to read past
-// the security rules, as a client the environment points at the emulator
-// does.
-type ownerCreds struct{}
-
-func (ownerCreds) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
-	return map[string]string{"authorization": "Bearer owner"}, nil
-}
-func (ownerCreds) RequireTransportSecurity() bool { return false }
 
 // readTeam reads the team a team token is for (its id is in the token's
 // subject: {gameId}:{teamId}).
