@@ -82,6 +82,17 @@ const (
 type Plan struct {
 	Scope Scope
 	Reads []Read
+	// RecordInEvent: the action's payload and reply tell nothing its own
+	// event record does not (a step it makes that versions no game, so the
+	// record's id is {actorId}~{actionId}, the key of its action record).
+	// The platform then keeps the action's idempotency record in that event
+	// record (field "act") instead of a server-only document of its own:
+	// one write fewer (issue 22; Tile Race's undo, whose reply is its
+	// "undone" event). Event records are read by everyone who may read the
+	// game's events, so the platform does so only for an action that
+	// carries no secret hash, signs no session in and read no document
+	// outside the game; any other keeps the usual record.
+	RecordInEvent bool
 }
 
 // Access says who may read a document slot; firestore.rules realises it and

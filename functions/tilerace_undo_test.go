@@ -555,9 +555,10 @@ func TestTileRaceRecordInHistory(t *testing.T) {
 
 	r.mustAct(r.admin, "u1", map[string]any{"type": "undo"})
 	require.Equal(t, tile, r.team(tm.id).Position, "the undo put the team back")
-	// What keeps no history entry (an undo) keeps its record as before.
+	// An undo keeps no history entry: its record rides in its own event
+	// record (domain.Plan.RecordInEvent), TestTileRaceUndoRecordInEvent.
 	_, err = s.store.FS.Doc("games/" + r.id + "/actions/" + r.id + ":ada~u1").Get(ctx)
-	require.NoError(t, err, "the undo keeps an action record of its own")
+	require.Equal(t, codes.NotFound, status.Code(err), "the undo keeps no action record of its own: %v", err)
 	e = entry()
 	require.Contains(t, e, "act", "the undone entry keeps the record")
 	require.NotContains(t, e, "order", "the undone entry is out of undo's reach")
@@ -579,4 +580,75 @@ func TestTileRaceRecordInHistory(t *testing.T) {
 	require.NotContains(t, string(res), key, "the stub is not undone again")
 	require.NotContains(t, string(res), "complete", "the stub is not undone again")
 	require.Equal(t, undone, r.team(tm.id))
+}
+
+// An undo's reply is its "undone" event, so its idempotency record rides in
+// its own event record, which every reader of the race's events already
+// reads (domain.Plan.RecordInEvent): the undo of one completion writes the
+// team back, the history entry's stub, the award's reversal and its event
+// record — 4 documents, no action record (issue 22). A retry gets the first
+// reply and undoes nothing more, both when the undo would now be refused
+// and when it would undo another action; the same id for another request
+// is refused.
+func TestTileRaceUndoRecordInEvent(t *testing.T) {
+	s, c := countedStack(t)
+	r := newRace(t, s, 2, true)
+	ctx := context.Background()
+	complete := func(tm raceTeam, id string) {
+		t.Helper()
+		tt := r.team(tm.id)
+		tile := r.board().Tiles[tt.Position-1]
+		r.mustAct(tm.token, id, map[string]any{"type": "complete", "tile": tt.Position, "recorded": len(tt.Progress), "players": tm.members[:tile.Content.Min], "complete": true})
+		s.advance(time.Second) // the undo takes the newest
+	}
+	// The first completion lifts the fog (the undo would then write the
+	// public board back too); the second, counted, does not.
+	complete(r.teams[0], "c-a")
+	before := r.team(r.teams[1].id)
+	complete(r.teams[1], "c-b")
+	require.Greater(t, r.team(r.teams[1].id).Position, before.Position)
+
+	r0, w0 := c.Counts()
+	first := r.mustAct(r.admin, "u1", map[string]any{"type": "undo"})
+	r1, w1 := c.Counts()
+	require.Equal(t, int64(4), w1-w0, "documents written by the undo of one completion (%d read)", r1-r0)
+	require.Equal(t, before.Position, r.team(r.teams[1].id).Position, "the undo put the team back")
+
+	key := r.id + ":ada~u1"
+	_, err := s.store.FS.Doc("games/" + r.id + "/actions/" + key).Get(ctx)
+	require.Equal(t, codes.NotFound, status.Code(err), "no action record of its own: %v", err)
+	snap, err := s.store.FS.Doc("games/" + r.id + "/events/" + key).Get(ctx)
+	require.NoError(t, err)
+	act, ok := snap.Data()["act"].(map[string]any)
+	require.True(t, ok, "the event record holds the action record: %v", snap.Data())
+	require.Equal(t, "undo", act["type"])
+	require.NotEmpty(t, act["hash"])
+	require.NotContains(t, act, "session")
+	require.NotContains(t, act["replay"], "secret", "no secret hash in a readable record")
+
+	tests := []struct {
+		name  string
+		setup func()
+	}{
+		// The domain now refuses the undo (the next newest is the race's
+		// start, which later actions changed): the refusal finds the record.
+		{"the undo would be refused", func() {}},
+		// The domain would undo another completion: the event record's
+		// Create fails, and the retry finds the record.
+		{"the undo would undo another action", func() { complete(r.teams[1], "c-b2") }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.setup()
+			want := r.team(r.teams[1].id)
+			wantA := r.team(r.teams[0].id)
+			again := r.mustAct(r.admin, "u1", map[string]any{"type": "undo"})
+			require.Equal(t, first, again, "a retry gets the first reply")
+			require.Equal(t, want, r.team(r.teams[1].id), "and undoes nothing more")
+			require.Equal(t, wantA, r.team(r.teams[0].id), "and undoes nothing more")
+		})
+	}
+	code, out := r.act(r.admin, "u1", map[string]any{"type": "undoTo", "to": r.teams[0].actor(r) + "~c-a"})
+	require.Equal(t, http.StatusConflict, code, "%v", out)
+	require.Equal(t, domain.EEXISTS, errCode(out), "the action id was used for another request")
 }

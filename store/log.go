@@ -540,7 +540,7 @@ func (retried) Error() string { return "a retry of a recorded action" }
 
 // recordedAnywhere finds the recorded reply of a: in the game document's
 // recent actions, else in its action record (nil when neither has it).
-func (st *Store) recordedAnywhere(ctx context.Context, sl *slots, gameID string, a domain.Action, hash string) (*recorded, error) {
+func (st *Store) recordedAnywhere(ctx context.Context, sl *slots, inEvent bool, gameID string, a domain.Action, hash string) (*recorded, error) {
 	snap, err := st.gameRef(gameID).Get(ctx)
 	if err == nil {
 		raw, jerr := docJSON(snap.Data())
@@ -554,7 +554,7 @@ func (st *Store) recordedAnywhere(ctx context.Context, sl *slots, gameID string,
 	} else if !notFound(err) {
 		return nil, err
 	}
-	return st.recordedAction(func(ref *firestore.DocumentRef) (*firestore.DocumentSnapshot, error) { return ref.Get(ctx) }, sl, gameID, a)
+	return st.recordedAction(func(ref *firestore.DocumentRef) (*firestore.DocumentSnapshot, error) { return ref.Get(ctx) }, sl, inEvent, gameID, a)
 }
 
 // seedCache keeps the seeds of the games this process has played: a seed is

@@ -8,7 +8,8 @@ import (
 	"github.com/meeple-games/meeple/domain"
 )
 
-// Action records kept in a game's own documents (domain.Slot.Records).
+// Action records kept in a game's own documents (domain.Slot.Records), or
+// in the action's own event record (domain.Plan.RecordInEvent).
 //
 // An action that writes more than the game document leaves an idempotency
 // record, games/{id}/actions/{actorId}~{actionId}: the reply a retry gets
@@ -39,6 +40,23 @@ func (at *attempt) record() map[string]any {
 	return rec
 }
 
+// actInRecord returns the field that keeps the action's record in the
+// event record of step s, when the action's plan asks for it
+// (domain.Plan.RecordInEvent) and nothing of the record is a secret: the
+// action carries no secret hash, signs no session in and read no document
+// outside the game, and the step's record has the record's key. Event
+// records are read by everyone who may read the game's events, the way the
+// game document keeps the replies of actions that wrote it alone (log.go).
+func (at *attempt) actInRecord(s domain.Step) map[string]any {
+	x, a := at.x, at.x.req.Action
+	if !x.plan.RecordInEvent || at.recordIn || a.ID == "" || at.hash == "" || a.Secret != "" ||
+		at.change.Session != nil || recordID(s, a.ID) != recordKey(a) || len(at.rootsRead()) > 0 {
+		return nil
+	}
+	at.recordIn = true
+	return map[string]any{fAct: at.record()}
+}
+
 // recordKey is the key of an action's record: {actorId}~{actionId}.
 func recordKey(a domain.Action) string { return a.Actor.ID + "~" + a.ID }
 
@@ -56,10 +74,22 @@ type withRecord struct {
 	act   map[string]any
 }
 
-// recordedAction finds the record of action a in game gameID: in the game's
-// records slot, else in the actions collection (nil when neither has it).
+// recordedAction finds the record of action a in game gameID: in its own
+// event record when its plan says it may be there (inEvent), in the game's
+// records slot, else in the actions collection (nil when none has it).
 // get reads a document (in the transaction, or not).
-func (st *Store) recordedAction(get func(*firestore.DocumentRef) (*firestore.DocumentSnapshot, error), sl *slots, gameID string, a domain.Action) (*recorded, error) {
+func (st *Store) recordedAction(get func(*firestore.DocumentRef) (*firestore.DocumentSnapshot, error), sl *slots, inEvent bool, gameID string, a domain.Action) (*recorded, error) {
+	if inEvent {
+		snap, err := get(st.eventRef(gameID, recordKey(a)))
+		if err != nil && !notFound(err) {
+			return nil, err
+		}
+		if err == nil {
+			if act, ok := snap.Data()[fAct].(map[string]any); ok {
+				return recordOf(act), nil
+			}
+		}
+	}
 	if sl != nil && sl.records != "" {
 		p, err := sl.path(gameID, domain.Doc(sl.records, recordKey(a)))
 		if err == nil {

@@ -154,6 +154,15 @@ func ReplayGame(ctx context.Context, st *Store, kind, gameID string, viewer doma
 			return nil, err
 		}
 	}
+	// An action whose plan keeps its record in its own event record
+	// (domain.Plan.RecordInEvent; record.go) has it there.
+	for _, d := range esnaps {
+		if act, ok := d.Data()[fAct].(map[string]any); ok {
+			if err := input(d.Ref.ID, act); err != nil {
+				return nil, err
+			}
+		}
+	}
 	// A game with a records slot keeps most of its actions' records there
 	// (record.go): its documents are read too.
 	sl := st.slotsOf(e.Game)

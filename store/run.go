@@ -347,7 +347,7 @@ func (at *attempt) write() error {
 	var recs []domain.Step // those of them that keep a record too, written with the game
 	for _, s := range at.change.Steps {
 		if !writesGame || s.Version == 0 {
-			if err := at.writeRecord(s, nil); err != nil {
+			if err := at.writeRecord(s, at.actInRecord(s)); err != nil {
 				return err
 			}
 			continue
@@ -378,7 +378,7 @@ func (at *attempt) write() error {
 		if err != nil {
 			return err
 		}
-		if at.holdsRecord(w) {
+		if at.holdsRecord(w) && !at.recordIn {
 			w.Value, at.recordIn = withRecord{w.Value, at.record()}, true
 		}
 		if err := writeDoc(tx, st.FS.Doc(p), w, at.rs, now, x.sl); err != nil {
@@ -756,7 +756,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 					}
 				}
 				if rerr == nil && prev == nil {
-					prev, rerr = st.recordedAction(tx.Get, x.sl, gameID, a)
+					prev, rerr = st.recordedAction(tx.Get, x.sl, x.plan.RecordInEvent, gameID, a)
 				}
 				if rerr != nil {
 					return rerr
@@ -806,7 +806,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 		case codes.AlreadyExists:
 			// A concurrent retry of the same action id committed first, or a
 			// document the action creates appeared meanwhile.
-			prev, rerr := st.recordedAnywhere(ctx, x.sl, gameID, a, hash)
+			prev, rerr := st.recordedAnywhere(ctx, x.sl, x.plan.RecordInEvent, gameID, a, hash)
 			if rerr != nil {
 				return nil, rerr
 			}

@@ -258,7 +258,12 @@ func (RaceGame) Plan(a domain.Action) (domain.Plan, error) {
 		// A completion raises the fog frontier kept there (raiseAfter).
 		reads = append(reads, lock(domain.Doc(SlotPublicBoard, "")))
 	}
-	return domain.Plan{Reads: reads}, nil
+	// An undo's reply is its "undone" event (UndoResult: the actions, the
+	// teams, the count of pointsReversed events) and its payload names a
+	// record every reader of the events already sees: its action record
+	// rides in its event record.
+	undo := a.Type == ActionUndo || a.Type == ActionUndoTo
+	return domain.Plan{Reads: reads, RecordInEvent: undo}, nil
 }
 
 // planPowerup is the plan of a usePowerup: only what its powerup needs
