@@ -132,6 +132,14 @@ type Probe interface {
 	// uncounted client. It returns how long they all took: what this
 	// machine and emulator do with that much independent work.
 	Floor(ctx context.Context, writers, reads, writes, rounds int) (time.Duration, error)
+	// DocFloor is what given documents cost Firestore alone: writers
+	// goroutines at once, each running rounds of one batched read of its own
+	// copies of reads and one commit that writes writes[0] back over its
+	// copy of reads[1] (reads[0] when alone) on the condition that it did not
+	// change, and creates the rest of writes as new documents. Set against
+	// an action that reads and writes those documents, it tells Firestore's
+	// share of the action's cost from the stack's.
+	DocFloor(ctx context.Context, writers, rounds int, reads, writes []map[string]any) (time.Duration, error)
 }
 
 // Scenario measures one game through the local stack and prints its figures.

@@ -670,7 +670,7 @@ func spreadBurst(ctx context.Context, p domain.Probe, out io.Writer, n, perTeam 
 	row(out, "  completion latency, spread", t.latency)
 	fmt.Fprintf(out, "  processor time per completion, spread: %s\n", per)
 	fmt.Fprintf(out, "  the spread burst %d times more, each on a new race between floors of its own:\n", spreadRounds())
-	var ratios []float64
+	var ratios, docRatios []float64
 	for round := 1; round <= spreadRounds(); round++ {
 		r, err := spreadRace(ctx, p, fmt.Sprint("spread", round), n)
 		if err != nil {
@@ -682,11 +682,56 @@ func spreadBurst(ctx context.Context, p domain.Probe, out io.Writer, n, perTeam 
 			return err
 		}
 		ratios = append(ratios, t.rate()/floor.rate)
-		fmt.Fprintf(out, "    round %d: %.1f completions/s, %d failed, floor %.1f transactions/s: %.0f %%\n", round, t.rate(), t.failed, floor.rate, 100*t.rate()/floor.rate)
+		// The same documents written by a bare client: what Firestore alone
+		// makes of a completion's documents, so the gap to the floor splits
+		// into theirs and the stack's.
+		reads, writes, err := completionDocs(ctx, p, r)
+		if err != nil {
+			return err
+		}
+		d, err := p.DocFloor(ctx, n, perTeam, reads, writes)
+		if err != nil {
+			return err
+		}
+		docRate := float64(n*perTeam) / d.Seconds()
+		docRatios = append(docRatios, t.rate()/docRate)
+		fmt.Fprintf(out, "    round %d: %.1f completions/s, %d failed, floor %.1f transactions/s: %.0f %%; a bare client on the completion's own documents %.1f transactions/s (%.0f %% of the floor): the completions at %.0f %% of it\n",
+			round, t.rate(), t.failed, floor.rate, 100*t.rate()/floor.rate, docRate, 100*docRate/floor.rate, 100*t.rate()/docRate)
 	}
 	sort.Float64s(ratios)
-	fmt.Fprintf(out, "    median %.0f %% of the floor (%.0f-%.0f %%)\n", 100*ratios[len(ratios)/2], 100*ratios[0], 100*ratios[len(ratios)-1])
+	sort.Float64s(docRatios)
+	fmt.Fprintf(out, "    median %.0f %% of the floor (%.0f-%.0f %%); of the bare client on the same documents %.0f %% (%.0f-%.0f %%)\n",
+		100*ratios[len(ratios)/2], 100*ratios[0], 100*ratios[len(ratios)-1],
+		100*docRatios[len(docRatios)/2], 100*docRatios[0], 100*docRatios[len(docRatios)-1])
 	return nil
+}
+
+// completionDocs are the documents a spread completion of race r's team 1
+// (its first, action id "s0", which made its first award) read — the race, the team,
+// the public board — and wrote: the team, its history entry, its event
+// record and its award's ledger entry, as they are now.
+func completionDocs(ctx context.Context, p domain.Probe, r *loadRace) (reads, writes []map[string]any, err error) {
+	g, team := "games/"+r.gameID, r.teams[1]
+	record := domain.ScopedID(r.gameID, team) + "~s0"
+	get := func(paths ...string) ([]map[string]any, error) {
+		var out []map[string]any
+		for _, path := range paths {
+			d, _, err := p.Doc(ctx, path)
+			if err != nil {
+				return nil, err
+			}
+			if d == nil {
+				return nil, fmt.Errorf("loadgen: %s: no such document", path)
+			}
+			out = append(out, d)
+		}
+		return out, nil
+	}
+	if reads, err = get(g, g+"/teams/"+team, g+"/public/board"); err != nil {
+		return nil, nil, err
+	}
+	writes, err = get(g+"/teams/"+team, g+"/history/"+record, g+"/events/"+record, g+"/ledger/"+tilerace.AwardKey(team, 1))
+	return reads, writes, err
 }
 
 // spreadRace is a new race of n teams, team i moved to tile 1+4i (team 0
