@@ -88,11 +88,22 @@ type readSet struct {
 	// acts are the action records found in the documents read of the
 	// game's records slot (record.go), kept when the game deletes one.
 	acts map[domain.DocID]any
+	// gameLog is the game document's log fields as read (log.go), which
+	// its JSON in docs leaves out; nil when it was not read.
+	gameLog map[string]any
 }
 
 func newReadSet() *readSet {
 	return &readSet{docs: domain.NewDocs(), snapshot: map[domain.DocID]time.Time{},
 		old: map[domain.DocID]map[string]any{}, done: map[domain.Read]bool{}, acts: map[domain.DocID]any{}}
+}
+
+// log is the game document's log fields as read (none when it was not).
+func (rs *readSet) log() platformLog {
+	if rs.gameLog == nil {
+		return platformLog{}
+	}
+	return logOfFields(rs.gameLog)
 }
 
 // keepAct notes the action record a document of the records slot holds.
@@ -164,9 +175,17 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 				rs.snapshot[ids[i]] = time.Time{}
 			}
 			var j json.RawMessage
+			var data map[string]any
 			if s.Exists() {
+				data = s.Data()
+				if ids[i] == domain.GameDocID {
+					// The platform's log fields stay the platform's: the
+					// game's document JSON, which the game and the checks
+					// decode whole, leaves them out (about half of it).
+					rs.gameLog = splitLog(data)
+				}
 				var err error
-				if j, err = docJSON(s.Data()); err != nil {
+				if j, err = docJSON(data); err != nil {
 					return err
 				}
 			}
@@ -177,10 +196,10 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 			if !s.Exists() {
 				continue
 			}
-			rs.keepAct(sl, ids[i], s.Data())
+			rs.keepAct(sl, ids[i], data)
 			if snapshot {
 				rs.snapshot[ids[i]] = s.UpdateTime
-				rs.old[ids[i]] = s.Data()
+				rs.old[ids[i]] = data
 			}
 		}
 		return nil

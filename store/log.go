@@ -104,6 +104,12 @@ type logStep struct {
 	// (replay.go): only on the action's own step, only when the action wrote
 	// the game document alone, and without the platform's fields.
 	P string `json:"p,omitempty"`
+	// raw is the step's JSON as the game document's log held it (logOf):
+	// its size in the log and its text when the log is written again,
+	// where encoding every kept step anew, twice per action, was a tenth of
+	// a one-document action's processor time. A step read from the log is
+	// never changed, so raw stays its JSON.
+	raw json.RawMessage
 }
 
 // actEntry is one recent action in the game document.
@@ -142,9 +148,69 @@ func logOf(raw json.RawMessage) platformLog {
 	if json.Unmarshal(raw, &doc) != nil {
 		return pl
 	}
-	pl.Flushed = doc.Flushed
-	_ = unwrapJSON(doc.Log, &pl.Log)
-	_ = unwrapJSON(doc.Acts, &pl.Acts)
+	return logFrom(doc.Log, doc.Acts, doc.Flushed)
+}
+
+// splitLog takes the log fields out of a game document's fields as
+// Firestore gives them, and returns them.
+func splitLog(data map[string]any) map[string]any {
+	out := map[string]any{}
+	for _, f := range []string{fLog, fActs, fLogFlushed} {
+		if v, ok := data[f]; ok {
+			out[f] = v
+			delete(data, f)
+		}
+	}
+	return out
+}
+
+// logOfFields decodes the log fields splitLog took out. They are JSON
+// strings (firestoreLog), decoded as they are; a document written before
+// holds arrays, which go the long way (logOf).
+func logOfFields(f map[string]any) platformLog {
+	log, lok := stringOrNil(f[fLog])
+	acts, aok := stringOrNil(f[fActs])
+	if !lok || !aok {
+		raw, err := docJSON(f)
+		if err != nil {
+			return platformLog{}
+		}
+		return logOf(raw)
+	}
+	flushed, _ := f[fLogFlushed].(int64)
+	return logFrom(json.RawMessage(log), json.RawMessage(acts), flushed)
+}
+
+// stringOrNil is v as a string, "" when it is nil; false for anything else.
+func stringOrNil(v any) (string, bool) {
+	if v == nil {
+		return "", true
+	}
+	s, ok := v.(string)
+	return s, ok
+}
+
+// logFrom decodes the log fields, each the value itself or a JSON string
+// holding it.
+func logFrom(log, acts json.RawMessage, flushed int64) platformLog {
+	pl := platformLog{Flushed: flushed}
+	var raws []json.RawMessage
+	if unwrapJSON(log, &raws) == nil {
+		for _, r := range raws {
+			// What the log's upkeep needs of a step; the rest only when it
+			// goes to a batch (full).
+			var s struct {
+				Seq int64 `json:"seq"`
+				Rec bool  `json:"rec"`
+			}
+			if json.Unmarshal(r, &s) != nil {
+				pl.Log = nil
+				break
+			}
+			pl.Log = append(pl.Log, logStep{Seq: s.Seq, Rec: s.Rec, raw: r})
+		}
+	}
+	_ = unwrapJSON(acts, &pl.Acts)
 	return pl
 }
 
@@ -259,6 +325,10 @@ func withEvents(e actEntry, pl platformLog) (json.RawMessage, bool) {
 			if s.Seq != seq {
 				continue
 			}
+			s, err := s.full()
+			if err != nil {
+				return nil, false
+			}
 			var part []json.RawMessage
 			if json.Unmarshal(s.Events, &part) != nil {
 				return nil, false
@@ -324,7 +394,13 @@ func logUpdate(pl platformLog, steps []logStep, over bool, rest int) (log []logS
 		}
 	}
 	if len(unflushed) >= FlushEvery || size >= DocBudget || (over && len(unflushed) > 0) {
-		batch = unflushed
+		batch = make([]logStep, len(unflushed))
+		for i, s := range unflushed {
+			if f, err := s.full(); err == nil {
+				s = f
+			}
+			batch[i] = s
+		}
 	}
 	if over || batch != nil {
 		if n := len(all); n > 0 {
@@ -422,11 +498,42 @@ func firestoreSteps(steps []logStep) ([]any, error) {
 // the field, firestore.indexes.json): measured on the emulator, a commit of
 // a 40-step log took 17.5 ms as maps and 6.5–9.5 ms as a string.
 func firestoreLog(steps []logStep) (string, error) {
-	if steps == nil {
-		steps = []logStep{}
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, s := range steps {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		j, err := stepJSON(s)
+		if err != nil {
+			return "", err
+		}
+		b.Write(j)
 	}
-	b, err := json.Marshal(steps)
-	return string(b), err
+	b.WriteByte(']')
+	return b.String(), nil
+}
+
+// full is s with every field, decoded from its JSON when it was read from
+// the log (logOf decodes only its seq and rec).
+func (s logStep) full() (logStep, error) {
+	if s.raw == nil {
+		return s, nil
+	}
+	var f logStep
+	if err := json.Unmarshal(s.raw, &f); err != nil {
+		return logStep{}, err
+	}
+	f.raw = s.raw
+	return f, nil
+}
+
+// stepJSON is a step as the log stores it: its JSON as read, or encoded.
+func stepJSON(s logStep) ([]byte, error) {
+	if s.raw != nil {
+		return s.raw, nil
+	}
+	return json.Marshal(s)
 }
 
 // firestoreActs is acts as the game document stores it: one JSON string, like
@@ -614,7 +721,7 @@ func restOf(state any, pl platformLog) int {
 // one JSON string). Estimating it from its events alone let a 12-player
 // Party Board's document reach 16 KB.
 func stepSize(s logStep) int {
-	b, err := json.Marshal(s)
+	b, err := stepJSON(s)
 	if err != nil {
 		return len(s.Events) + len(s.P) + 200
 	}

@@ -58,3 +58,102 @@ func TestLogUpdateBudget(t *testing.T) {
 		})
 	}
 }
+
+// testLogDoc is a game document's JSON whose log holds n steps of a
+// DashDice-sized event each, as firestoreLog stores them.
+func testLogDoc(t testing.TB, n int) json.RawMessage {
+	t.Helper()
+	var steps []logStep
+	for i := 1; i <= n; i++ {
+		ev, _ := json.Marshal([]map[string]any{{"type": "rolled", "player": "p-ann", "data": map[string]any{"dice": []int{3, 5}, "score": i, "words": "Ann rolled 3 and 5"}}})
+		steps = append(steps, logStep{Seq: int64(i), Type: "roll", ActionID: "a" + strings.Repeat("x", i%5), Actor: map[string]any{"id": "p-ann", "name": "Ann", "role": "guest"}, Events: ev, P: `{"hold":[1]}`})
+	}
+	log, err := firestoreLog(steps)
+	require.NoError(t, err)
+	doc, err := json.Marshal(map[string]any{"state": map[string]any{"turn": 3}, fLog: log, fLogFlushed: n - 4, fActs: "[]"})
+	require.NoError(t, err)
+	return doc
+}
+
+// A log read back keeps each step's stored JSON (logStep.raw) and decodes
+// only its seq and rec, the rest when asked (full): its size is the length
+// of what it was stored as, and the log written again from it is the same
+// text as the steps decoded whole and encoded anew.
+func TestLogKeepsItsStepsJSON(t *testing.T) {
+	pl := logOf(testLogDoc(t, 32))
+	require.Len(t, pl.Log, 32)
+	fresh := make([]logStep, len(pl.Log))
+	for i, s := range pl.Log {
+		require.NotNil(t, s.raw, "step %d keeps its JSON", i)
+		f, err := s.full()
+		require.NoError(t, err)
+		require.Equal(t, s.Seq, f.Seq)
+		require.NotEmpty(t, f.Events, "step %d decodes whole", i)
+		b, err := json.Marshal(f)
+		require.NoError(t, err)
+		require.Equal(t, len(b), stepSize(s), "step %d: its size is its JSON's", i)
+		f.raw = nil
+		fresh[i] = f
+	}
+	got, err := firestoreLog(pl.Log)
+	require.NoError(t, err)
+	want, err := firestoreLog(fresh)
+	require.NoError(t, err)
+	require.Equal(t, want, got, "the log written again is the steps encoded anew")
+	require.True(t, json.Valid([]byte(got)))
+}
+
+// BenchmarkLogRoundTrip is what every action of a one-document game does
+// with the game document's log: decode it, add its step, fit the budget and
+// encode the log again.
+func BenchmarkLogRoundTrip(b *testing.B) {
+	doc := testLogDoc(b, 32)
+	ev, _ := json.Marshal([]map[string]any{{"type": "rolled", "player": "p-ann"}})
+	next := []logStep{{Seq: 33, Type: "roll", Actor: map[string]any{"id": "p-ann"}, Events: ev}}
+	b.ReportAllocs()
+	for b.Loop() {
+		pl := logOf(doc)
+		log, _, _ := logUpdate(pl, next, false, 6000)
+		if _, err := firestoreLog(log); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The log fields are taken out of the game document as read (splitLog) and
+// decoded from Firestore's values: as the JSON strings they are stored as,
+// and as the arrays a document written before holds, the same as from the
+// document's JSON (logOf).
+func TestLogOfFields(t *testing.T) {
+	doc := testLogDoc(t, 8)
+	want := logOf(doc)
+	seqs := func(pl platformLog) []int64 {
+		var out []int64
+		for _, s := range pl.Log {
+			out = append(out, s.Seq)
+		}
+		return out
+	}
+	var fields map[string]any
+	require.NoError(t, json.Unmarshal(doc, &fields))
+	fields[fLogFlushed] = int64(4) // as Firestore gives a whole number
+	data := map[string]any{"state": fields["state"], fLog: fields[fLog], fActs: fields[fActs], fLogFlushed: fields[fLogFlushed]}
+	split := splitLog(data)
+	require.Equal(t, map[string]any{"state": fields["state"]}, data, "the game's fields keep no log field")
+
+	got := logOfFields(split)
+	require.Equal(t, seqs(want), seqs(got), "from the strings")
+	require.Equal(t, want.Flushed, got.Flushed)
+	require.Len(t, got.Log, 8)
+
+	var steps []any
+	require.NoError(t, json.Unmarshal([]byte(split[fLog].(string)), &steps))
+	legacy := logOfFields(map[string]any{fLog: steps, fActs: []any{map[string]any{"k": "key", "h": "hash", "v": int64(3)}}, fLogFlushed: int64(4)})
+	require.Equal(t, seqs(want), seqs(legacy), "from arrays")
+	require.Equal(t, []actEntry{{Key: "key", Hash: "hash", Version: 3}}, legacy.Acts)
+	f, err := legacy.Log[0].full()
+	require.NoError(t, err)
+	require.Equal(t, "roll", f.Type)
+
+	require.Empty(t, logOfFields(map[string]any{}).Log, "a game document without a log")
+}

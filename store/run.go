@@ -200,7 +200,7 @@ type attempt struct {
 // decoded on first use: the retry check and the write both need them.
 func (at *attempt) platformLog() platformLog {
 	if at.pl == nil {
-		pl := logOf(at.rs.docs.Raw(domain.GameDocID))
+		pl := at.rs.log()
 		at.pl = &pl
 	}
 	return *at.pl
@@ -426,7 +426,13 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	// one is due, the action among the recent ones (log.go).
 	pl := at.platformLog()
 	over := h.Status == domain.StatusOver
-	log, flushed, batch := logUpdate(pl, steps, over, restOf(w.Value, pl))
+	// The state encoded once: its size counts in the log's budget, and the
+	// document is written from it.
+	state, err := json.Marshal(w.Value)
+	if err != nil {
+		return err
+	}
+	log, flushed, batch := logUpdate(pl, steps, over, restOf(json.RawMessage(state), pl))
 	var carried map[string]any // the last batch, in the last record
 	switch {
 	case batch != nil && over && len(recs) > 0:
@@ -494,9 +500,9 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 			}
 			private[fReplay] = start // how the game began, for a replay (replay_record.go)
 		}
-		return createGame(tx, st, kind, gameID, h, w.Value, x.seed, room, at.now, extra, private)
+		return createGame(tx, st, kind, gameID, h, json.RawMessage(state), x.seed, room, at.now, extra, private)
 	}
-	updates, err := gameFields(h, w.Value, w.Version, at.now)
+	updates, err := gameFields(h, json.RawMessage(state), w.Version, at.now)
 	if err != nil {
 		return err
 	}
@@ -735,7 +741,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 				if x.read != nil {
 					// A retry of a create finds the game it made, and its
 					// key in it.
-					pl := logOf(x.read.docs.Raw(domain.GameDocID))
+					pl := x.read.log()
 					if e, ok := pl.find(actKey(a)); ok {
 						prev, rerr := st.recall(tx.Get, gameID, e, hash, a, pl)
 						if rerr != nil {
