@@ -698,12 +698,14 @@ func spreadBurst(ctx context.Context, p domain.Probe, out io.Writer, n, perTeam 
 		fmt.Fprintf(out, "    round %d: %.1f completions/s, %d failed, floor %.1f transactions/s: %.0f %%; a bare client on the completion's own documents %.1f transactions/s (%.0f %% of the floor): the completions at %.0f %% of it\n",
 			round, t.rate(), t.failed, floor.rate, 100*t.rate()/floor.rate, docRate, 100*docRate/floor.rate, 100*t.rate()/docRate)
 	}
-	sort.Float64s(ratios)
-	sort.Float64s(docRatios)
-	fmt.Fprintf(out, "    median %.0f %% of the floor (%.0f-%.0f %%); of the bare client on the same documents %.0f %% (%.0f-%.0f %%)\n",
-		100*ratios[len(ratios)/2], 100*ratios[0], 100*ratios[len(ratios)-1],
-		100*docRatios[len(docRatios)/2], 100*docRatios[0], 100*docRatios[len(docRatios)-1])
+	fmt.Fprintf(out, "    median %s of the floor; of the bare client on the same documents %s\n", medianRange(ratios), medianRange(docRatios))
 	return nil
+}
+
+// medianRange is "median % (least-most %)" of ratios (sorted in place).
+func medianRange(ratios []float64) string {
+	sort.Float64s(ratios)
+	return fmt.Sprintf("%.0f %% (%.0f-%.0f %%)", 100*ratios[len(ratios)/2], 100*ratios[0], 100*ratios[len(ratios)-1])
 }
 
 // completionDocs are the documents a spread completion of race r's team 1

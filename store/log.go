@@ -648,20 +648,17 @@ func (retried) Error() string { return "a retry of a recorded action" }
 // recordedAnywhere finds the recorded reply of a: in the game document's
 // recent actions, else in its action record (nil when neither has it).
 func (st *Store) recordedAnywhere(ctx context.Context, sl *slots, inEvent bool, gameID string, a domain.Action, hash string) (*recorded, error) {
-	snap, err := st.gameRef(gameID).Get(ctx)
+	get := func(ref *firestore.DocumentRef) (*firestore.DocumentSnapshot, error) { return ref.Get(ctx) }
+	snap, err := get(st.gameRef(gameID))
 	if err == nil {
-		raw, jerr := docJSON(snap.Data())
-		if jerr != nil {
-			return nil, jerr
-		}
-		pl := logOf(raw)
+		pl := logOfFields(splitLog(snap.Data()))
 		if e, ok := pl.find(actKey(a)); ok {
-			return st.recall(func(ref *firestore.DocumentRef) (*firestore.DocumentSnapshot, error) { return ref.Get(ctx) }, gameID, e, hash, a, pl)
+			return st.recall(get, gameID, e, hash, a, pl)
 		}
 	} else if !notFound(err) {
 		return nil, err
 	}
-	return st.recordedAction(func(ref *firestore.DocumentRef) (*firestore.DocumentSnapshot, error) { return ref.Get(ctx) }, sl, inEvent, gameID, a)
+	return st.recordedAction(get, sl, inEvent, gameID, a)
 }
 
 // seedCache keeps the seeds of the games this process has played: a seed is

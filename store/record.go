@@ -79,28 +79,24 @@ type withRecord struct {
 // records slot, else in the actions collection (nil when none has it).
 // get reads a document (in the transaction, or not).
 func (st *Store) recordedAction(get func(*firestore.DocumentRef) (*firestore.DocumentSnapshot, error), sl *slots, inEvent bool, gameID string, a domain.Action) (*recorded, error) {
+	// The documents that may hold it in their field "act", in order.
+	var holders []*firestore.DocumentRef
 	if inEvent {
-		snap, err := get(st.eventRef(gameID, recordKey(a)))
+		holders = append(holders, st.eventRef(gameID, recordKey(a)))
+	}
+	if sl != nil && sl.records != "" {
+		if p, err := sl.path(gameID, domain.Doc(sl.records, recordKey(a))); err == nil {
+			holders = append(holders, st.FS.Doc(p))
+		}
+	}
+	for _, ref := range holders {
+		snap, err := get(ref)
 		if err != nil && !notFound(err) {
 			return nil, err
 		}
 		if err == nil {
 			if act, ok := snap.Data()[fAct].(map[string]any); ok {
 				return recordOf(act), nil
-			}
-		}
-	}
-	if sl != nil && sl.records != "" {
-		p, err := sl.path(gameID, domain.Doc(sl.records, recordKey(a)))
-		if err == nil {
-			snap, err := get(st.FS.Doc(p))
-			if err != nil && !notFound(err) {
-				return nil, err
-			}
-			if err == nil {
-				if act, ok := snap.Data()[fAct].(map[string]any); ok {
-					return recordOf(act), nil
-				}
 			}
 		}
 	}
