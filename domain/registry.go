@@ -117,15 +117,19 @@ type Probe interface {
 	// functions (counted from the RPCs).
 	Counts() (reads, writes int64)
 	// Doc reads a document (its fields as Firestore holds them: whole
-	// numbers are int64) and its storage size; nil when absent.
+	// numbers are int64; packed fields, a game's state, parsed the same
+	// way) and its storage size; nil when absent.
 	Doc(ctx context.Context, path string) (map[string]any, int, error)
 	// Watch follows a game document with a listener, as a client would; seen
 	// waits (up to 10 s) until the listener saw the given version and says
 	// when it did.
 	Watch(ctx context.Context, gameID string) (seen func(version int64) time.Time, stop func())
-	// Baseline is the latencies of bare one-document read-write transactions
-	// on the same emulator, measured before the scenarios: the floor.
-	Baseline() []time.Duration
+	// Bare runs one bare one-document read-write transaction on the same
+	// emulator, with an uncounted client, and returns how long it took.
+	// Scenarios run one after each action they time, so an action and the
+	// floor it is set against are measured in the same conditions (the
+	// emulator's JVM as warm, the machine as busy).
+	Bare(ctx context.Context) (time.Duration, error)
 	// Floor is the concurrent floor: writers goroutines at once, each
 	// running rounds transactions that read reads and write writes
 	// documents of its own (nothing shared), on the same emulator with an

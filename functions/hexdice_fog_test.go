@@ -85,7 +85,9 @@ func (p *fogPlay) docJSON(path string) (map[string]any, time.Time, bool) {
 	if err != nil {
 		return nil, time.Time{}, false
 	}
-	return snap.Data(), snap.UpdateTime, true
+	data, err := store.Unpacked(snap.Data()) // the game's state is packed
+	require.NoError(p.t, err)
+	return data, snap.UpdateTime, true
 }
 
 // full is the whole state: private/state while the fog hides, else the

@@ -16,6 +16,7 @@ import (
 
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/domain/tilerace"
+	"github.com/meeple-games/meeple/store"
 )
 
 // undoCounters are the fields undo keeps at their current values (they only
@@ -28,17 +29,12 @@ var undoCounters = map[string][]string{
 }
 
 // unpackedData is a stored document's fields with its packed fields
-// (domain.Slot.Packed) parsed, so a test can look into them.
+// (domain.Slot.Packed, the game's state) parsed, so a test can look into them.
 func unpackedData(t *testing.T, m map[string]any) map[string]any {
 	t.Helper()
-	list, _ := m[domain.PackedField].([]any)
-	for _, n := range list {
-		var v any
-		require.NoError(t, json.Unmarshal([]byte(m[n.(string)].(string)), &v), "packed field %s", n)
-		m[n.(string)] = v
-	}
-	delete(m, domain.PackedField)
-	return m
+	out, err := store.Unpacked(m)
+	require.NoError(t, err)
+	return out
 }
 
 // state reads every document of the race an undo may restore, whole, as
@@ -53,7 +49,7 @@ func (r *race) state() (map[string]map[string]any, map[string]float64) {
 	g := r.s.store.FS.Collection("games").Doc(r.id)
 	snap, err := g.Get(ctx)
 	require.NoError(r.s.t, err)
-	m := snap.Data()
+	m := unpackedData(r.s.t, snap.Data())
 	delete(m, "version")
 	delete(m, "seed")
 	out["game"] = m

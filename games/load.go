@@ -42,6 +42,36 @@ func ratio(a, b time.Duration) float64 {
 	return float64(a) / float64(b)
 }
 
+// bareRuns are bare transactions run between a scenario's timed actions
+// (domain.Probe.Bare): the floor each action is set against, measured in the
+// same stretch of the run, so a ratio compares like with like.
+type bareRuns []time.Duration
+
+// after runs one bare transaction (after a timed action).
+func (b *bareRuns) after(ctx context.Context, p domain.Probe) error {
+	d, err := p.Bare(ctx)
+	if err != nil {
+		return fmt.Errorf("bare transaction: %w", err)
+	}
+	*b = append(*b, d)
+	return nil
+}
+
+// rows prints the bare transactions' row and, for each action type in order,
+// its row (named type+suffix) and its p50 and p99 against the bare ones.
+func (b bareRuns) rows(out io.Writer, suffix string, order []string, lat map[string][]time.Duration) {
+	fmt.Fprintf(out, "%-38s %9s %9s %9s %9s %9s\n", "", "p50", "p99", "samples", "p50/bare", "p99/bare")
+	fmt.Fprintf(out, "%-38s %9s %9s %9d\n", "bare 1-doc transaction, between them", Pct(b, 50), Pct(b, 99), len(b))
+	for _, typ := range order {
+		d := lat[typ]
+		if len(d) == 0 {
+			continue
+		}
+		fmt.Fprintf(out, "%-38s %9s %9s %9d %8.2fx %8.2fx\n", typ+suffix, Pct(d, 50), Pct(d, 99), len(d),
+			ratio(Pct(d, 50), Pct(b, 50)), ratio(Pct(d, 99), Pct(b, 99)))
+	}
+}
+
 func row(out io.Writer, name string, d []time.Duration) {
 	fmt.Fprintf(out, "%-38s %9s %9s %9d\n", name, Pct(d, 50), Pct(d, 99), len(d))
 }
@@ -64,6 +94,7 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		ids = append(ids, id)
 	}
 	var roll, bank, afterResponse, afterRequest []time.Duration
+	var bare bareRuns
 	var rollR, rollW, bankR, bankW int64
 	early, seq, docSize, docJSON, maxDoc := 0, 0, 0, 0, 0
 	// Whole matches, create to gameOver: every request's reads and writes
@@ -124,6 +155,10 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			}
 			state = doc["state"].(map[string]any)
 			maxDoc = max(maxDoc, size)
+			if err := bare.after(ctx, p); err != nil {
+				stop()
+				return err
+			}
 			if docSize == 0 && len(roll) > 20 {
 				docSize = size
 				b, _ := json.Marshal(doc)
@@ -150,13 +185,7 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			}
 		}
 	}
-	bare := p.Baseline()
-	fmt.Fprintf(out, "%-38s %9s %9s %9s\n", "", "p50", "p99", "samples")
-	row(out, "bare 1-doc transaction", bare)
-	row(out, "roll via DashDice function", roll)
-	row(out, "bank via DashDice function", bank)
-	fmt.Fprintf(out, "roll / bare transaction: p50 %.2fx, p99 %.2fx\n", ratio(Pct(roll, 50), Pct(bare, 50)), ratio(Pct(roll, 99), Pct(bare, 99)))
-	fmt.Fprintf(out, "bank / bare transaction: p50 %.2fx, p99 %.2fx\n", ratio(Pct(bank, 50), Pct(bare, 50)), ratio(Pct(bank, 99), Pct(bare, 99)))
+	bare.rows(out, " via DashDice function", []string{"roll", "bank"}, map[string][]time.Duration{"roll": roll, "bank": bank})
 	fmt.Fprintf(out, "Firestore documents per action (counted from RPCs):\n")
 	fmt.Fprintf(out, "  roll: %.2f reads, %.2f writes\n", float64(rollR)/float64(len(roll)), float64(rollW)/float64(len(roll)))
 	if len(bank) > 0 {
@@ -1081,16 +1110,10 @@ func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		return err
 	}
 
-	bare := p.Baseline()
-	fmt.Fprintf(out, "%-38s %9s %9s %9s\n", "", "p50", "p99", "samples")
-	row(out, "bare 1-doc transaction", bare)
-	for _, typ := range []string{"buy", "move", "attack", "endTurn", "orders draft", "orders submit", "orders resolve", "preview"} {
-		if len(h.lat[typ]) > 0 {
-			row(out, typ+" via HexDice function", h.lat[typ])
-		}
-	}
+	kinds := []string{"buy", "move", "attack", "endTurn", "orders draft", "orders submit", "orders resolve", "preview"}
+	h.bare.rows(out, " via HexDice function", kinds, h.lat)
 	fmt.Fprintf(out, "Firestore documents per action (counted from RPCs):\n")
-	for _, typ := range []string{"buy", "move", "attack", "endTurn", "orders draft", "orders submit", "orders resolve", "preview"} {
+	for _, typ := range kinds {
 		if n := int64(len(h.lat[typ])); n > 0 {
 			fmt.Fprintf(out, "  %-15s %.2f reads, %.2f writes\n", typ+":", float64(h.reads[typ])/float64(n), float64(h.writes[typ])/float64(n))
 		}
@@ -1108,6 +1131,7 @@ type hexLoad struct {
 	tokens  []string
 	seq     int
 	quiet   bool // play without timing (the standoff)
+	bare    bareRuns
 	lat     map[string][]time.Duration
 	reads   map[string]int64
 	writes  map[string]int64
@@ -1236,6 +1260,7 @@ func (h *hexLoad) send(ctx context.Context, i int, id, kind, typ string, payload
 		h.lat[kind] = append(h.lat[kind], took)
 		h.reads[kind] += r1 - r0
 		h.writes[kind] += w1 - w0
+		return h.bare.after(ctx, h.p)
 	}
 	return nil
 }
@@ -1269,6 +1294,7 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	lat := map[string][]time.Duration{}
 	reads, writes := map[string]int64{}, map[string]int64{}
 	var listener []time.Duration
+	var bare bareRuns
 	docSize, docJSON, seq, restarts := 0, 0, 0, 0
 	// Injuries kill players for good, so over a run a team can lose its last
 	// one; such a team may not enter a match ("restart the team first"):
@@ -1346,6 +1372,10 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			if at := seen(int64(res["version"].(float64))); !at.IsZero() {
 				listener = append(listener, at.Sub(got))
 			}
+			if err := bare.after(ctx, p); err != nil {
+				stop()
+				return err
+			}
 		}
 		stop()
 		if !over { // out of actions mid-match: end it, unlocking the teams
@@ -1391,12 +1421,8 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		return err
 	}
 
-	fmt.Fprintf(out, "%-38s %9s %9s %9s\n", "", "p50", "p99", "samples")
-	row(out, "bare 1-doc transaction", p.Baseline())
 	types := domain.SortedKeys(lat)
-	for _, typ := range types {
-		row(out, typ+" via CodeBowl", lat[typ])
-	}
+	bare.rows(out, " via CodeBowl", types, lat)
 	row(out, "chat via CodeBowl", chatLat)
 	row(out, "action → spectator's listener", listener)
 	fmt.Fprintf(out, "Firestore documents per action (counted from RPCs):\n")

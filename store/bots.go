@@ -99,7 +99,7 @@ func botSeed(gameID, bot string, version int64) uint64 {
 // A stale version (someone moved first) or a refused move is not an error:
 // the write that made it stale brings the bot back.
 func PlayBots(ctx context.Context, st *Store, gameID string) (int, error) {
-	data, err := st.GameDoc(ctx, gameID)
+	data, err := st.gameDoc(ctx, gameID)
 	if domain.ErrorCode(err) == domain.ENOTFOUND {
 		return 0, nil
 	}
@@ -119,7 +119,7 @@ func PlayBots(ctx context.Context, st *Store, gameID string) (int, error) {
 		return 0, err
 	}
 	version, _ := data[fVersion].(int64)
-	state, err := json.Marshal(jsonable(data[fState]))
+	state, err := fieldJSON(data, fState)
 	if err != nil {
 		return 0, err
 	}

@@ -3,6 +3,8 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/meeple-games/meeple/domain"
 )
@@ -41,8 +43,8 @@ func pack(doc map[string]any, names []string) error {
 // packed fields parsed back (as raw JSON), the list dropped. A document
 // without the list is returned as it is.
 func unpacked(data map[string]any) map[string]any {
-	list, ok := data[domain.PackedField].([]any)
-	if !ok {
+	list := packedNames(data)
+	if list == nil {
 		return data
 	}
 	out := make(map[string]any, len(data))
@@ -50,13 +52,74 @@ func unpacked(data map[string]any) map[string]any {
 		out[k] = v
 	}
 	delete(out, domain.PackedField)
-	for _, n := range list {
-		name, _ := n.(string)
+	for _, name := range list {
 		if s, ok := out[name].(string); ok {
 			out[name] = json.RawMessage(s) // checked once, where it is marshalled (docJSON)
 		}
 	}
 	return out
+}
+
+// packedNames is the document's list of packed fields: as Firestore returns
+// it, or as the store wrote it (a replay's documents in memory); nil when
+// the document has none.
+func packedNames(data map[string]any) []string {
+	switch l := data[domain.PackedField].(type) {
+	case []string:
+		return l
+	case []any:
+		out := make([]string, 0, len(l))
+		for _, n := range l {
+			if s, ok := n.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// fieldJSON is one field of a stored document as JSON: a packed field's
+// text as it is, any other marshalled (timestamps as RFC 3339).
+func fieldJSON(data map[string]any, name string) (json.RawMessage, error) {
+	if s, ok := data[name].(string); ok && slices.Contains(packedNames(data), name) {
+		if !json.Valid([]byte(s)) {
+			return nil, fmt.Errorf("store: packed field %q is not JSON", name)
+		}
+		return json.RawMessage(s), nil
+	}
+	return json.Marshal(jsonable(data[name]))
+}
+
+// Unpacked is a stored document's fields with its packed fields
+// (domain.Slot.Packed, a game document's state) parsed back as Firestore
+// would have held them as fields: whole numbers int64, other numbers
+// float64, objects map[string]any. For tests and tools that look into
+// documents directly; a document without packed fields is returned as it is.
+func Unpacked(data map[string]any) (map[string]any, error) {
+	list := packedNames(data)
+	if list == nil {
+		return data, nil
+	}
+	out := make(map[string]any, len(data))
+	for k, v := range data {
+		out[k] = v
+	}
+	delete(out, domain.PackedField)
+	for _, name := range list {
+		s, ok := out[name].(string)
+		if !ok {
+			continue
+		}
+		dec := json.NewDecoder(strings.NewReader(s))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("store: packed field %q: %w", name, err)
+		}
+		out[name] = numbers(v)
+	}
+	return out, nil
 }
 
 // DecodeDoc fills v (a pointer) from a game document's stored fields as a

@@ -437,7 +437,7 @@ func (r *replayer) begin(start replayStart) (Frame, error) {
 		// it was stored, and both were stored as version 0.
 		path := colGames + "/" + r.gameID
 		made := r.mem[path]
-		r.mem[path] = map[string]any{fKind: made[fKind], fVersion: int64(0), fStatus: made[fStatus], fState: made[fState]}
+		r.mem[path] = map[string]any{fKind: made[fKind], fVersion: int64(0), fStatus: made[fStatus], fState: made[fState], domain.PackedField: made[domain.PackedField]}
 		ja := r.actionOf(*j, domain.ActionJoin)
 		jch, err := r.run(ja, r.env(j.At))
 		if err != nil {
@@ -778,8 +778,7 @@ func (r *replayer) frame(version int64, at time.Time, typ, actor string, steps [
 
 // gameField is a field of the game document in memory, as JSON.
 func (r *replayer) gameField(name string) (json.RawMessage, error) {
-	doc := r.mem[colGames+"/"+r.gameID]
-	return json.Marshal(jsonable(doc[name]))
+	return fieldJSON(r.mem[colGames+"/"+r.gameID], name)
 }
 
 func fieldOf(doc json.RawMessage, name string) (json.RawMessage, error) {

@@ -30,6 +30,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/meeple-games/meeple/games"
+	"github.com/meeple-games/meeple/store"
 	"github.com/meeple-games/meeple/store/fsemu"
 )
 
@@ -561,7 +562,11 @@ func (c *crowdRun) verify(ctx context.Context, r *qmRound, players []crowdPlayer
 	seats := map[string][2]string{}
 	inGames := map[string][]string{}
 	for _, g := range gs {
-		st, _ := g.Data()["state"].(map[string]any)
+		data, err := store.Unpacked(g.Data())
+		if err != nil {
+			return err
+		}
+		st, _ := data["state"].(map[string]any)
 		host := idOf(st["host"])
 		opp := idOf(st["opponent"])
 		_, a := index[host]

@@ -3,7 +3,7 @@
 
 import { collection, doc, getDoc, onSnapshot, orderBy, query, Timestamp, type Unsubscribe } from "firebase/firestore";
 import type { Session } from "./api";
-import { firestoreFor } from "./firebase";
+import { firestoreFor, unpack } from "./firebase";
 import { h, replace } from "./ui";
 
 export interface GameDoc {
@@ -56,7 +56,8 @@ export async function watchGame(
     onSnapshot(
       doc(db, "games", id),
       (snap) => {
-        const g = snap.exists() ? ({ id: snap.id, ...snap.data() } as GameDoc) : null;
+        // The state is packed (JSON text, listed in the document's "packed").
+        const g = snap.exists() ? ({ id: snap.id, ...unpack(snap.data()) } as GameDoc) : null;
         on.game(g);
         if (on.events && g) {
           for (const st of logSteps(snap.data()?.log)) fromLog.set(seqID(st.seq), stepRecord(st));
@@ -111,13 +112,13 @@ export const live: GameSource = {
   async readDoc(s, id, path) {
     const db = await firestoreFor(s);
     const snap = await getDoc(doc(db, "games", id, ...path.split("/")));
-    return snap.exists() ? snap.data() : undefined;
+    return snap.exists() ? unpack(snap.data()) : undefined;
   },
   async watchDoc(s, id, path, on) {
     const db = await firestoreFor(s);
     const stop = onSnapshot(
       doc(db, "games", id, ...path.split("/")),
-      (snap) => on.doc(snap.exists() ? snap.data() : null),
+      (snap) => on.doc(snap.exists() ? (unpack(snap.data()) ?? null) : null),
       (err) => on.error(new Error(`watching ${path} of ${id}: ${err.message}`)),
     );
     return { stop };

@@ -80,7 +80,7 @@ export async function watchRace(s: Session, id: string, on: (d: RaceData, what: 
   const fail = (what: string) => (e: Error) => onError(new Error(`watching ${what} of race ${id}: ${e.message}`));
   const subs: Unsubscribe[] = [
     onSnapshot(doc(db, "games", id), (snap) => {
-      d.game = snap.exists() ? ({ id: snap.id, ...snap.data() } as GameDoc) : null;
+      d.game = snap.exists() ? ({ id: snap.id, ...unpack(snap.data()) } as GameDoc) : null; // the state is packed
       on(d, "game");
     }, fail("the game")),
     onSnapshot(collection(db, "games", id, "teams"), (snap) => {
