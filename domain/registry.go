@@ -117,8 +117,8 @@ type Probe interface {
 	// functions (counted from the RPCs).
 	Counts() (reads, writes int64)
 	// Doc reads a document (its fields as Firestore holds them: whole
-	// numbers are int64; packed fields, a game's state, parsed the same
-	// way) and its storage size; nil when absent.
+	// numbers are int64, packed fields JSON text) and its storage size;
+	// nil when absent.
 	Doc(ctx context.Context, path string) (map[string]any, int, error)
 	// Watch follows a game document with a listener, as a client would; seen
 	// waits (up to 10 s) until the listener saw the given version and says

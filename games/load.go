@@ -15,6 +15,7 @@ import (
 	"github.com/meeple-games/meeple/domain/codebowl"
 	"github.com/meeple-games/meeple/domain/hexdice"
 	"github.com/meeple-games/meeple/domain/tilerace"
+	"github.com/meeple-games/meeple/store"
 )
 
 // LoadActions is how many DashDice roll and bank actions the DashDice scenario
@@ -40,6 +41,17 @@ func ratio(a, b time.Duration) float64 {
 		return 0
 	}
 	return float64(a) / float64(b)
+}
+
+// gameDoc reads a game document as p.Doc does, its packed state parsed
+// (store.Unpacked); the size is the stored document's.
+func gameDoc(ctx context.Context, p domain.Probe, id string) (map[string]any, int, error) {
+	doc, size, err := p.Doc(ctx, "games/"+id)
+	if err != nil || doc == nil {
+		return doc, size, err
+	}
+	doc, err = store.Unpacked(doc)
+	return doc, size, err
 }
 
 // bareRuns are bare transactions run between a scenario's timed actions
@@ -111,7 +123,7 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		mr1, mw1 := p.Counts()
 		matchR, matchW, matchActions := mr1-mr0, mw1-mw0, int64(3)
 		seen, stop := p.Watch(ctx, gameID)
-		doc, _, err := p.Doc(ctx, "games/"+gameID)
+		doc, _, err := gameDoc(ctx, p, gameID)
 		if err != nil {
 			stop()
 			return err
@@ -148,7 +160,7 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 				bank = append(bank, got.Sub(sent))
 				bankR, bankW = bankR+r1-r0, bankW+w1-w0
 			}
-			doc, size, err := p.Doc(ctx, "games/"+gameID)
+			doc, size, err := gameDoc(ctx, p, gameID)
 			if err != nil {
 				stop()
 				return err
@@ -171,7 +183,7 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			// Its end's effects (stats, ledgers, the leaderboard's
 			// projection) run after the reply: wait for them, so the
 			// shapes below hold the whole match and nothing of the next.
-			final, _, err := p.Doc(ctx, "games/"+gameID)
+			final, _, err := gameDoc(ctx, p, gameID)
 			if err != nil {
 				return err
 			}
@@ -248,7 +260,7 @@ func deadlines(ctx context.Context, p domain.Probe, out io.Writer, tokens map[st
 			return 0, err
 		}
 		version := int64(res["version"].(float64))
-		doc, _, err := p.Doc(ctx, "games/"+gameID)
+		doc, _, err := gameDoc(ctx, p, gameID)
 		if err != nil {
 			return 0, err
 		}
@@ -300,7 +312,7 @@ func contention(ctx context.Context, p domain.Probe, out io.Writer, tokens map[s
 	if err != nil {
 		return err
 	}
-	doc, _, err := p.Doc(ctx, "games/"+gameID)
+	doc, _, err := gameDoc(ctx, p, gameID)
 	if err != nil {
 		return err
 	}
@@ -330,7 +342,7 @@ func contention(ctx context.Context, p domain.Probe, out io.Writer, tokens map[s
 	fmt.Fprintf(out, "%d concurrent rolls on one match: statuses %v; p50 %s, p99 %s (retry budget 8 s)\n", n, status, Pct(lat, 50), Pct(lat, 99))
 	// The same request 50 times at once (a client retrying hard): one applies,
 	// every other gets its reply.
-	doc, _, err = p.Doc(ctx, "games/"+gameID)
+	doc, _, err = gameDoc(ctx, p, gameID)
 	if err != nil {
 		return err
 	}
@@ -400,7 +412,7 @@ func partyBoardLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	var actions, rolls, maxDoc int
 	var reads, writes, rollReads, rollWrites float64
 	for n := 0; n < 5000; n++ {
-		doc, size, err := p.Doc(ctx, "games/"+gameID)
+		doc, size, err := gameDoc(ctx, p, gameID)
 		if err != nil {
 			return err
 		}
@@ -1164,7 +1176,7 @@ type hexState struct {
 }
 
 func (h *hexLoad) state(ctx context.Context, id string) (hexState, error) {
-	doc, size, err := h.p.Doc(ctx, "games/"+id)
+	doc, size, err := gameDoc(ctx, h.p, id)
 	if err != nil {
 		return hexState{}, err
 	}
@@ -1383,7 +1395,7 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 				return err
 			}
 		}
-		doc, size, err := p.Doc(ctx, "games/"+gameID)
+		doc, size, err := gameDoc(ctx, p, gameID)
 		if err != nil {
 			return err
 		}

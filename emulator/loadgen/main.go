@@ -38,7 +38,6 @@ import (
 	"github.com/meeple-games/meeple/emulator/stack"
 	"github.com/meeple-games/meeple/games"
 	"github.com/meeple-games/meeple/notify/discord/discordtest"
-	"github.com/meeple-games/meeple/store"
 	"github.com/meeple-games/meeple/store/fsemu"
 )
 
@@ -110,7 +109,7 @@ func run(n int, only string, discordLimit, discordBurst int, crowd []int) error 
 	select {
 	case s = <-ready:
 	case err := <-done:
-		return err
+		return fmt.Errorf("starting the stack: %w", err)
 	}
 	defer func() { cancel(); <-done }()
 
@@ -123,7 +122,7 @@ func run(n int, only string, discordLimit, discordBurst int, crowd []int) error 
 
 	bare, err := bareTransactions(ctx, fs, "bare", n, 0)
 	if err != nil {
-		return err
+		return fmt.Errorf("bare transactions: %w", err)
 	}
 	// The same on a document the size of a DashDice match's that a client
 	// listens to, as a game document is: what the document's size and its
@@ -132,7 +131,7 @@ func run(n int, only string, discordLimit, discordBurst int, crowd []int) error 
 	sized, err := bareTransactions(ctx, fs, "sized", n, 6000)
 	stopListen()
 	if err != nil {
-		return err
+		return fmt.Errorf("bare transactions on a document with a listener: %w", err)
 	}
 	games.LoadActions = n
 	p := &probe{Caller: s.Caller(), fs: fs, cnt: cnt}
@@ -245,11 +244,7 @@ func (p *probe) Doc(ctx context.Context, path string) (map[string]any, int, erro
 	if err != nil {
 		return nil, 0, err
 	}
-	data, err := store.Unpacked(snap.Data())
-	if err != nil {
-		return nil, 0, err
-	}
-	return data, docSize(snap.Ref.Path, snap.Data()), nil
+	return snap.Data(), docSize(snap.Ref.Path, snap.Data()), nil
 }
 
 // Watch follows a game document and returns a function that waits until the
