@@ -34,9 +34,10 @@ const (
 //
 // The state is stored as its JSON text, a packed field (domain.PackedField
 // lists it; readers parse it back: unpacked, web/src/firebase.ts unpack).
-// Firestore converts, compares and indexes every field of a document on
-// every write: a game state is hundreds of fields, which made the commit of
-// a one-document action cost more than a bare transaction whole
+// Firestore converts and compares every field of a document on every write
+// (and the emulator, which ignores firestore.indexes.json's exemptions,
+// indexes them): a game state is hundreds of fields, which made the commit
+// of a one-document action cost more than a bare transaction whole
 // (docs/firestore.md, "Packed fields"). No rule and no query looks into it.
 func gameFields(h domain.Header, state any, version int64, now time.Time) ([]firestore.Update, error) {
 	text, ok := state.(json.RawMessage)
