@@ -1,11 +1,13 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -194,24 +196,139 @@ func stringOrNil(v any) (string, bool) {
 // holding it.
 func logFrom(log, acts json.RawMessage, flushed int64) platformLog {
 	pl := platformLog{Flushed: flushed}
-	var raws []json.RawMessage
-	if unwrapJSON(log, &raws) == nil {
+	raws, ok := splitArray(log)
+	if ok || unwrapJSON(log, &raws) == nil {
 		for _, r := range raws {
 			// What the log's upkeep needs of a step; the rest only when it
 			// goes to a batch (full).
-			var s struct {
-				Seq int64 `json:"seq"`
-				Rec bool  `json:"rec"`
-			}
-			if json.Unmarshal(r, &s) != nil {
+			seq, rec, ok := stepHead(r)
+			if !ok {
 				pl.Log = nil
 				break
 			}
-			pl.Log = append(pl.Log, logStep{Seq: s.Seq, Rec: s.Rec, raw: r})
+			pl.Log = append(pl.Log, logStep{Seq: seq, Rec: rec, raw: r})
 		}
 	}
 	_ = unwrapJSON(acts, &pl.Acts)
 	return pl
+}
+
+// splitArray splits a JSON array into its elements' text in one pass, as
+// json.Unmarshal into []json.RawMessage would (which scans it twice, to
+// check it and to decode it: most of what reading the log cost). false
+// when raw is not an array it can split — a JSON string holding one (a log
+// as an older release stored it), or text that is not JSON — and the
+// caller decodes it instead. The log is the store's own output, but each
+// element is still checked to be whole: brackets and braces balanced
+// outside strings, strings closed.
+func splitArray(raw []byte) ([]json.RawMessage, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '[' || raw[len(raw)-1] != ']' {
+		return nil, false
+	}
+	body := raw[1 : len(raw)-1]
+	var out []json.RawMessage
+	depth, start, inString := 0, -1, false
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if inString {
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case ',':
+			if depth == 0 {
+				if start < 0 {
+					return nil, false // an empty element
+				}
+				out = append(out, bytes.TrimSpace(body[start:i]))
+				start = -1
+				continue
+			}
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth < 0 {
+				return nil, false
+			}
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if inString || depth != 0 {
+		return nil, false
+	}
+	if start >= 0 {
+		out = append(out, bytes.TrimSpace(body[start:]))
+	} else if len(out) > 0 {
+		return nil, false // a trailing comma
+	}
+	return out, true
+}
+
+// stepHead is a logged step's seq and rec. Decoding each step of the log
+// for them was a quarter of the store's processor time for a DashDice roll,
+// so the step's text is read where logStep's encoding puts them (seq first;
+// rec after events, before p) when that settles it, and decoded when not
+// (a step written otherwise, or events that hold a "rec" key of their own).
+// raw is valid JSON (the log was decoded into steps).
+func stepHead(raw json.RawMessage) (seq int64, rec, ok bool) {
+	decode := func() (int64, bool, bool) {
+		var s struct {
+			Seq int64 `json:"seq"`
+			Rec bool  `json:"rec"`
+		}
+		err := json.Unmarshal(raw, &s)
+		return s.Seq, s.Rec, err == nil
+	}
+	digits, found := bytes.CutPrefix(raw, []byte(`{"seq":`))
+	end := 0
+	for found && end < len(digits) && '0' <= digits[end] && digits[end] <= '9' && end < 18 {
+		end++
+	}
+	if !found || end == 0 || end >= len(digits) || digits[end] != ',' || (digits[0] == '0' && end > 1) {
+		return decode()
+	}
+	seq, _ = strconv.ParseInt(string(digits[:end]), 10, 64)
+	const recTrue = `,"rec":true`
+	i := bytes.LastIndex(raw, []byte(recTrue))
+	if i < 0 {
+		return seq, false, true // nowhere in the step, at any depth
+	}
+	// At the top level "rec" is followed by the step's end, or by "p" (a
+	// string, which cannot hold the unescaped quotes of `"rec":true`) and
+	// then the end; a nested one is followed by its own closing brackets.
+	rest := raw[i+len(recTrue):]
+	if string(rest) == "}" {
+		return seq, true, true
+	}
+	if p, ok := bytes.CutPrefix(rest, []byte(`,"p":"`)); ok && stringThenEnd(p) {
+		return seq, true, true
+	}
+	return decode()
+}
+
+// stringThenEnd reports whether b is the rest of a JSON string (after its
+// opening quote) followed by exactly "}".
+func stringThenEnd(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return string(b[i+1:]) == "}"
+		}
+	}
+	return false
 }
 
 // unwrapJSON decodes raw into out, whether raw is the value itself or a JSON
@@ -700,12 +817,9 @@ func (c *seedCache) put(id, seed string) {
 }
 
 // restOf estimates the bytes of a game document besides its log: the state
-// as JSON, the recent actions and the header.
-func restOf(state any, pl platformLog) int {
-	n := 400 // the header fields
-	if b, err := json.Marshal(state); err == nil {
-		n += len(b)
-	}
+// (its JSON, as it is stored), the recent actions and the header.
+func restOf(state json.RawMessage, pl platformLog) int {
+	n := 400 + len(state) // the header fields, and the state's text
 	// The recent actions as they are stored (one JSON string), and room for
 	// the one this action adds with its reply.
 	if b, err := json.Marshal(pl.Acts); err == nil {

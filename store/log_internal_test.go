@@ -157,3 +157,89 @@ func TestLogOfFields(t *testing.T) {
 
 	require.Empty(t, logOfFields(map[string]any{}).Log, "a game document without a log")
 }
+
+// TestStepHead: a logged step's seq and rec read from its text are what
+// decoding it gives, whatever its events hold (a nested "rec" key, a "p"
+// with quotes) and whatever order an older encoder gave its fields.
+func TestStepHead(t *testing.T) {
+	ev := func(v any) json.RawMessage { b, _ := json.Marshal(v); return b }
+	tests := []struct {
+		name string
+		step string
+	}{
+		{"plain", encodedStep(t, logStep{Seq: 7, Type: "roll", Events: ev([]any{})})},
+		{"rec", encodedStep(t, logStep{Seq: 12, Type: "bank", Events: ev([]any{}), Rec: true})},
+		{"rec and p", encodedStep(t, logStep{Seq: 3, Events: ev([]any{}), Rec: true, P: `{"a":"}\"rec\":true}"}`})},
+		{"p without rec", encodedStep(t, logStep{Seq: 3, Events: ev([]any{}), P: `x","rec":true}`})},
+		{"a nested rec, none of its own", encodedStep(t, logStep{Seq: 9, Events: ev([]any{map[string]any{"data": map[string]any{"rec": true}}})})},
+		{"a nested rec last, then its own", encodedStep(t, logStep{Seq: 9, Events: ev([]any{map[string]any{"rec": true}}), Rec: true})},
+		{"a nested rec and p", encodedStep(t, logStep{Seq: 9, Events: ev([]any{map[string]any{"x": map[string]any{"rec": true, "p": "a"}}})})},
+		{"fields in another order", `{"type":"roll","rec":true,"seq":5,"events":[]}`},
+		{"seq not first, nested rec", `{"events":[{"rec":true}],"seq":5}`},
+		{"seq zero", `{"seq":0,"events":[]}`},
+		{"big seq", `{"seq":123456789012,"events":[],"rec":true}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var want struct {
+				Seq int64 `json:"seq"`
+				Rec bool  `json:"rec"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(tc.step), &want))
+			seq, rec, ok := stepHead(json.RawMessage(tc.step))
+			require.True(t, ok)
+			require.Equal(t, want.Seq, seq, "seq of %s", tc.step)
+			require.Equal(t, want.Rec, rec, "rec of %s", tc.step)
+		})
+	}
+}
+
+func encodedStep(t *testing.T, s logStep) string {
+	t.Helper()
+	b, err := stepJSON(s)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// TestSplitArray: the log's steps split by hand are the elements
+// json.Unmarshal finds, strings with brackets, quotes and escapes included;
+// what it cannot split whole it leaves to the decoder.
+func TestSplitArray(t *testing.T) {
+	valid := []string{
+		`[]`,
+		` [ ] `,
+		`[{"seq":1}]`,
+		`[{"seq":1,"events":[{"text":"a ] b } c [ {"}]},{"seq":2,"p":"{\"x\":\"]\\\\\"}"}]`,
+		`[ {"a":[1,2,[3]]} , {"b":"\u005d"} ]`,
+		`[1,"two",null,true,{"x":"y,z"},[",",","]]`,
+	}
+	for _, in := range valid {
+		t.Run(in, func(t *testing.T) {
+			var want []json.RawMessage
+			require.NoError(t, json.Unmarshal([]byte(in), &want))
+			got, ok := splitArray([]byte(in))
+			require.True(t, ok)
+			require.Equal(t, len(want), len(got))
+			for i := range want {
+				require.JSONEq(t, string(want[i]), string(got[i]))
+				require.Equal(t, string(want[i]), string(got[i]), "the element's own text")
+			}
+		})
+	}
+	for _, in := range []string{`"[{\"seq\":1}]"`, `[{"seq":1},]`, `[,{"seq":1}]`, `[{"seq":1}`, `[{"seq":1]`, `[{"a":"b]`, `{"seq":1}`, ``} {
+		t.Run("not split: "+in, func(t *testing.T) {
+			_, ok := splitArray([]byte(in))
+			require.False(t, ok)
+		})
+	}
+	t.Run("a log the store wrote", func(t *testing.T) {
+		var fields map[string]any
+		require.NoError(t, json.Unmarshal(testLogDoc(t, 32), &fields))
+		text := fields[fLog].(string)
+		var want []json.RawMessage
+		require.NoError(t, json.Unmarshal([]byte(text), &want))
+		got, ok := splitArray([]byte(text))
+		require.True(t, ok)
+		require.Equal(t, want, got)
+	})
+}

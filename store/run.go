@@ -432,7 +432,7 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	if err != nil {
 		return err
 	}
-	log, flushed, batch := logUpdate(pl, steps, over, restOf(json.RawMessage(state), pl))
+	log, flushed, batch := logUpdate(pl, steps, over, restOf(state, pl))
 	var carried map[string]any // the last batch, in the last record
 	switch {
 	case batch != nil && over && len(recs) > 0:
