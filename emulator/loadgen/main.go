@@ -24,6 +24,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
 	"strconv"
@@ -148,9 +149,11 @@ func run(n int, only string, discordLimit, discordBurst int, crowd []int) error 
 			continue
 		}
 		fmt.Printf("\n== %s ==\n", e.Function)
+		cnt.Times()
 		if err := e.Load(ctx, p, os.Stdout); err != nil {
 			return fmt.Errorf("%s: %w", e.Kind(), err)
 		}
+		rpcTimes(os.Stdout, cnt.Times())
 	}
 	if fake != nil {
 		fmt.Printf("\n== Discord (Tile Race announcements, fake Discord) ==\n")
@@ -199,6 +202,18 @@ func bareTransactions(ctx context.Context, fs *firestore.Client, name string, n,
 		out = append(out, time.Since(start))
 	}
 	return out, nil
+}
+
+// rpcTimes prints how long the stack's Firestore RPCs took during a
+// scenario, by method: an action's latency less these is the stack's own
+// time (HTTP, decoding, the rules), and set beside the bare transaction's
+// three RPCs they show what the documents an action carries cost Firestore.
+func rpcTimes(out io.Writer, times map[string][]time.Duration) {
+	fmt.Fprintf(out, "the stack's Firestore RPCs during the scenario (a stream to its first response):\n")
+	for _, m := range domain.SortedKeys(times) {
+		d := times[m]
+		fmt.Fprintf(out, "  %-24s p50 %9s  p90 %9s  %6d calls\n", m, games.Pct(d, 50), games.Pct(d, 90), len(d))
+	}
 }
 
 // listen follows ref with a listener until the returned function is called.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"cloud.google.com/go/firestore/apiv1/firestorepb"
 	"google.golang.org/grpc"
@@ -51,6 +52,30 @@ type Counter struct {
 
 	mu    sync.Mutex
 	paths map[string]int64 // "read games/*/teams/*" → documents, for Paths
+	times map[string][]time.Duration
+}
+
+// took notes how long an RPC of method took: a unary call to its reply, a
+// stream (a batched get, a query) to its first response.
+func (c *Counter) took(method string, d time.Duration) {
+	method = method[strings.LastIndex(method, "/")+1:]
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.times == nil {
+		c.times = map[string][]time.Duration{}
+	}
+	c.times[method] = append(c.times[method], d)
+}
+
+// Times returns how long each RPC took since the last call, by method
+// (Commit, BatchGetDocuments, …), and starts over: what separates an
+// action's latency from the stack's own work.
+func (c *Counter) Times() map[string][]time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.times
+	c.times = nil
+	return out
 }
 
 // note counts one document op ("read" or "write") on a path, by its shape:
@@ -126,7 +151,9 @@ func (c *Counter) unary(ctx context.Context, method string, req, reply any, cc *
 		c.Reads.Add(1)
 		c.note("read", r.Name, 1)
 	}
+	start := time.Now()
 	err := invoker(ctx, method, req, reply, cc, opts...)
+	c.took(method, time.Since(start))
 	if _, ok := req.(*firestorepb.CommitRequest); ok && err != nil {
 		switch status.Code(err) {
 		case codes.FailedPrecondition, codes.AlreadyExists:
@@ -143,7 +170,7 @@ func (c *Counter) stream(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.Cl
 	if err != nil {
 		return nil, err
 	}
-	return &countingStream{ClientStream: s, c: c}, nil
+	return &countingStream{ClientStream: s, c: c, method: method, start: time.Now()}, nil
 }
 
 type countingStream struct {
@@ -153,6 +180,10 @@ type countingStream struct {
 	// returned (none: Firestore bills it one read all the same).
 	query bool
 	docs  int64
+	// The stream's method and start, for its time to the first response.
+	method string
+	start  time.Time
+	timed  bool
 }
 
 func (s *countingStream) SendMsg(m any) error {
@@ -172,6 +203,10 @@ func (s *countingStream) SendMsg(m any) error {
 // RecvMsg counts each document a query returns as a read.
 func (s *countingStream) RecvMsg(m any) error {
 	err := s.ClientStream.RecvMsg(m)
+	if !s.timed {
+		s.timed = true
+		s.c.took(s.method, time.Since(s.start))
+	}
 	if r, ok := m.(*firestorepb.RunQueryResponse); ok && err == nil && r.GetDocument() != nil {
 		s.c.Reads.Add(1)
 		s.docs++
