@@ -606,7 +606,7 @@ func (x *execution) batchable() bool {
 	if x.plan.Scope != domain.ScopeGame {
 		return false
 	}
-	if _, learnt := x.st.needTx.Load(x.key()); learnt {
+	if x.st.txNeedsOf(x.key()).mostly() {
 		return false
 	}
 	for _, r := range x.plan.Reads {

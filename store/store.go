@@ -54,8 +54,9 @@ type Store struct {
 	// passCursor is the projection pass's cursor as this instance last
 	// read or wrote it (projection.go).
 	projCursor passCursorCache
-	// needTx holds the actions ("{kind}/{type}") that asked a batch for a
-	// read only a transaction makes (txn.go): they start in one from then on.
+	// needTx holds, by action ("{kind}/{type}"), how many of its runs asked
+	// for a read only a transaction makes (txn.go, *txNeeds): an action
+	// where most do starts in a transaction.
 	needTx sync.Map
 }
 

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 
 	"cloud.google.com/go/firestore"
 )
@@ -25,11 +26,27 @@ type txn interface {
 	Delete(*firestore.DocumentRef, ...firestore.Precondition) error
 }
 
-// inTx is a Firestore transaction as a txn.
-type inTx struct{ *firestore.Transaction }
+// inTx is a Firestore transaction as a txn. locked, when set, notes that
+// the action made a read a batch could not have (GetAll, a query).
+type inTx struct {
+	*firestore.Transaction
+	locked *atomic.Bool
+}
+
+func (t inTx) GetAll(refs []*firestore.DocumentRef) ([]*firestore.DocumentSnapshot, error) {
+	t.note()
+	return t.Transaction.GetAll(refs)
+}
 
 func (t inTx) query(q firestore.Query) ([]*firestore.DocumentSnapshot, error) {
+	t.note()
 	return t.Documents(q).GetAll()
+}
+
+func (t inTx) note() {
+	if t.locked != nil {
+		t.locked.Store(true)
+	}
 }
 
 // errNeedTx: the action asked for a read only a transaction can make (a
@@ -104,27 +121,68 @@ func (b *batchTx) commit() error {
 // inTransaction runs f in a transaction.
 func (st *Store) inTransaction(ctx context.Context, f func(context.Context, txn) error, opts ...firestore.TransactionOption) error {
 	return st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-		return f(ctx, inTx{tx})
+		return f(ctx, inTx{Transaction: tx})
 	}, opts...)
 }
 
+// txNeeds counts an action's runs (by kind/type, in this process) and how
+// many of them made a read only a transaction makes.
+type txNeeds struct{ runs, needed atomic.Int64 }
+
+// mostly reports whether most runs of an action needed a transaction. A run
+// started as a batch that needs one pays its reads twice (the batch's, then
+// the transaction's); a run started in a transaction that did not need one
+// pays the transaction's begin: about one round trip either way, so the
+// action starts where most of its runs end. (It was a switch: a CodeBowl
+// move that killed a player, a few in a hundred, made every move of the
+// process pay the begin.)
+func (n *txNeeds) mostly() bool { return 2*n.needed.Load() > n.runs.Load() }
+
+// note counts one run; the counts are halved now and then, so an action
+// whose runs change follows them.
+func (n *txNeeds) note(needed bool) {
+	if n.runs.Add(1) > 1000 {
+		n.runs.Store(n.runs.Load() / 2)
+		n.needed.Store(n.needed.Load() / 2)
+	}
+	if needed {
+		n.needed.Add(1)
+	}
+}
+
+// txNeedsOf is the counts of action key.
+func (st *Store) txNeedsOf(key string) *txNeeds {
+	if n, ok := st.needTx.Load(key); ok {
+		return n.(*txNeeds)
+	}
+	n, _ := st.needTx.LoadOrStore(key, &txNeeds{})
+	return n.(*txNeeds)
+}
+
 // batched runs f as a batch when *fast, and in a transaction otherwise or
-// when f finds it needs one: then *fast becomes false for the runs after,
-// and the action key (kind/type) starts in a transaction from then on, so
-// an action whose game asks for locked reads pays its first reads twice
-// once per process, not on every request.
+// when f finds it needs one (then *fast becomes false for the runs after).
+// Either way it counts whether the run needed the transaction, which
+// decides where the action's next runs start (txNeeds.mostly).
 func (st *Store) batched(ctx context.Context, fast *bool, key string, f func(context.Context, txn) error) error {
+	counts := st.txNeedsOf(key)
 	if *fast {
 		b := newBatchTx(ctx, st.FS)
 		err := f(ctx, b)
 		if !errors.Is(err, errNeedTx) {
+			counts.note(false)
 			if err != nil {
 				return err
 			}
 			return b.commit()
 		}
 		*fast = false
-		st.needTx.Store(key, true)
+		counts.note(true)
+		return st.inTransaction(ctx, f)
 	}
-	return st.inTransaction(ctx, f)
+	var locked atomic.Bool
+	err := st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
+		return f(ctx, inTx{Transaction: tx, locked: &locked})
+	})
+	counts.note(locked.Load())
+	return err
 }
