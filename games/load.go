@@ -1061,7 +1061,7 @@ func waitApplied(ctx context.Context, p domain.Probe, gameID, eventID string) er
 // size at round 40 of a Large standoff (scripts that never attack, so the
 // game reaches sudden death with its troops alive).
 func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
-	h := &hexLoad{p: p, lat: map[string][]time.Duration{}, reads: map[string]int64{}, writes: map[string]int64{}}
+	h := &hexLoad{p: p, lat: map[string][]time.Duration{}, counts: map[string]counted{}}
 	for _, name := range []string{"Hana", "Hugo"} {
 		g, err := p.Guest(ctx, name)
 		if err != nil {
@@ -1124,12 +1124,7 @@ func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 
 	kinds := []string{"buy", "move", "attack", "endTurn", "orders draft", "orders submit", "orders resolve", "preview"}
 	h.bare.rows(out, " via HexDice function", kinds, h.lat)
-	fmt.Fprintf(out, "Firestore documents per action (counted from RPCs):\n")
-	for _, typ := range kinds {
-		if n := int64(len(h.lat[typ])); n > 0 {
-			fmt.Fprintf(out, "  %-15s %.2f reads, %.2f writes\n", typ+":", float64(h.reads[typ])/float64(n), float64(h.writes[typ])/float64(n))
-		}
-	}
+	perAction(out, kinds, h.counts, func(typ string) int { return len(h.lat[typ]) })
 	fmt.Fprintf(out, "game document at round 40 of a Large standoff (%d troops): %d bytes (Firestore storage size), %d bytes of state as JSON\n",
 		at40.troops, at40.size, at40.json)
 	return nil
@@ -1145,8 +1140,7 @@ type hexLoad struct {
 	quiet   bool // play without timing (the standoff)
 	bare    bareRuns
 	lat     map[string][]time.Duration
-	reads   map[string]int64
-	writes  map[string]int64
+	counts  map[string]counted
 }
 
 func (h *hexLoad) timed() int {
@@ -1261,17 +1255,18 @@ func (h *hexLoad) send(ctx context.Context, i int, id, kind, typ string, payload
 	for k, v := range payload {
 		body[k] = v
 	}
-	r0, w0 := h.p.Counts()
+	since := countFrom(h.p)
 	sent := time.Now()
 	if _, err := h.p.Call(ctx, "HexDice", h.tokens[i], body); err != nil {
 		return fmt.Errorf("%s %v: %w", typ, payload, err)
 	}
 	took := time.Since(sent)
-	r1, w1 := h.p.Counts()
+	c := since()
 	if !h.quiet {
 		h.lat[kind] = append(h.lat[kind], took)
-		h.reads[kind] += r1 - r0
-		h.writes[kind] += w1 - w0
+		sum := h.counts[kind]
+		sum.add(c)
+		h.counts[kind] = sum
 		return h.bare.after(ctx, h.p)
 	}
 	return nil
@@ -1304,7 +1299,7 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		teams[id] = res["result"].(map[string]any)["id"].(string)
 	}
 	lat := map[string][]time.Duration{}
-	reads, writes := map[string]int64{}, map[string]int64{}
+	counts := map[string]counted{}
 	var listener []time.Duration
 	var bare bareRuns
 	docSize, docJSON, seq, restarts := 0, 0, 0, 0
@@ -1360,7 +1355,7 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 				}
 			}
 			typ := mv["type"].(string)
-			r0, w0 := p.Counts()
+			since := countFrom(p)
 			sent := time.Now()
 			res, err := p.Call(ctx, "CodeBowl", tokens[who], body)
 			if err != nil {
@@ -1368,7 +1363,7 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 				return err
 			}
 			got := time.Now()
-			r1, w1 := p.Counts()
+			c := since()
 			evs, _ := res["events"].([]any)
 			for _, e := range evs {
 				switch e.(map[string]any)["type"] {
@@ -1379,8 +1374,9 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 				}
 			}
 			lat[typ] = append(lat[typ], got.Sub(sent))
-			reads[typ] += r1 - r0
-			writes[typ] += w1 - w0
+			sum := counts[typ]
+			sum.add(c)
+			counts[typ] = sum
 			if at := seen(int64(res["version"].(float64))); !at.IsZero() {
 				listener = append(listener, at.Sub(got))
 			}
@@ -1437,11 +1433,7 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	bare.rows(out, " via CodeBowl", types, lat)
 	row(out, "chat via CodeBowl", chatLat)
 	row(out, "action → spectator's listener", listener)
-	fmt.Fprintf(out, "Firestore documents per action (counted from RPCs):\n")
-	for _, typ := range types {
-		n := int64(len(lat[typ]))
-		fmt.Fprintf(out, "  %-22s %.2f reads, %.2f writes\n", typ+":", float64(reads[typ])/float64(n), float64(writes[typ])/float64(n))
-	}
+	perAction(out, types, counts, func(typ string) int { return len(lat[typ]) })
 	fmt.Fprintf(out, "match document at the end of a match: %d bytes (Firestore storage size), %d bytes as JSON\n", docSize, docJSON)
 	fmt.Fprintf(out, "chat: %d messages accepted in %s from one coach before 429 (limit %d per %s)\n",
 		sentOK, elapsed.Round(time.Millisecond), codebowl.ChatBurst, codebowl.ChatWindow)
@@ -1542,6 +1534,51 @@ func pathsNow(p domain.Probe) map[string]int64 {
 		return pp.Paths()
 	}
 	return nil
+}
+
+// counted is what actions read and wrote, counted from the RPCs: all of it,
+// and their own: less what the tick's passes (tickPath) read and wrote while
+// they ran, which the counts cannot tell apart otherwise.
+type counted struct{ reads, writes, ownReads, ownWrites int64 }
+
+// countFrom starts counting; the function it returns gives what was counted
+// since.
+func countFrom(p domain.Probe) func() counted {
+	r0, w0 := p.Counts()
+	paths0 := pathsNow(p)
+	return func() counted {
+		r1, w1 := p.Counts()
+		c := counted{reads: r1 - r0, writes: w1 - w0}
+		c.ownReads, c.ownWrites = c.reads, c.writes
+		for k, v := range pathsNow(p) {
+			if d := v - paths0[k]; d > 0 && tickPath(k) {
+				if strings.HasPrefix(k, "write ") {
+					c.ownWrites -= d
+				} else {
+					c.ownReads -= d
+				}
+			}
+		}
+		return c
+	}
+}
+
+func (c *counted) add(o counted) {
+	c.reads, c.writes, c.ownReads, c.ownWrites = c.reads+o.reads, c.writes+o.writes, c.ownReads+o.ownReads, c.ownWrites+o.ownWrites
+}
+
+// perAction prints counts per action of each type in order (n of them).
+func perAction(out io.Writer, order []string, counts map[string]counted, n func(typ string) int) {
+	fmt.Fprintf(out, "Firestore documents per action (counted from RPCs; its own: the tick's passes that fell in its window left out):\n")
+	for _, typ := range order {
+		k := float64(n(typ))
+		if k == 0 {
+			continue
+		}
+		c := counts[typ]
+		fmt.Fprintf(out, "  %-22s %.2f reads, %.2f writes; its own %.2f reads, %.2f writes\n", typ+":",
+			float64(c.reads)/k, float64(c.writes)/k, float64(c.ownReads)/k, float64(c.ownWrites)/k)
+	}
 }
 
 // breakdown prints what was read and written from before to now, by path
