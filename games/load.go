@@ -1264,9 +1264,7 @@ func (h *hexLoad) send(ctx context.Context, i int, id, kind, typ string, payload
 	c := since()
 	if !h.quiet {
 		h.lat[kind] = append(h.lat[kind], took)
-		sum := h.counts[kind]
-		sum.add(c)
-		h.counts[kind] = sum
+		tally(h.counts, kind, c)
 		return h.bare.after(ctx, h.p)
 	}
 	return nil
@@ -1374,9 +1372,7 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 				}
 			}
 			lat[typ] = append(lat[typ], got.Sub(sent))
-			sum := counts[typ]
-			sum.add(c)
-			counts[typ] = sum
+			tally(counts, typ, c)
 			if at := seen(int64(res["version"].(float64))); !at.IsZero() {
 				listener = append(listener, at.Sub(got))
 			}
@@ -1563,8 +1559,10 @@ func countFrom(p domain.Probe) func() counted {
 	}
 }
 
-func (c *counted) add(o counted) {
-	c.reads, c.writes, c.ownReads, c.ownWrites = c.reads+o.reads, c.writes+o.writes, c.ownReads+o.ownReads, c.ownWrites+o.ownWrites
+// tally adds c to the counts of action type typ.
+func tally(counts map[string]counted, typ string, c counted) {
+	t := counts[typ]
+	counts[typ] = counted{t.reads + c.reads, t.writes + c.writes, t.ownReads + c.ownReads, t.ownWrites + c.ownWrites}
 }
 
 // perAction prints counts per action of each type in order (n of them).

@@ -1,10 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/meeple-games/meeple/domain"
 )
@@ -97,27 +97,19 @@ func fieldJSON(data map[string]any, name string) (json.RawMessage, error) {
 // float64, objects map[string]any. For tests and tools that look into
 // documents directly; a document without packed fields is returned as it is.
 func Unpacked(data map[string]any) (map[string]any, error) {
-	list := packedNames(data)
-	if list == nil {
-		return data, nil
-	}
-	out := make(map[string]any, len(data))
-	for k, v := range data {
-		out[k] = v
-	}
-	delete(out, domain.PackedField)
-	for _, name := range list {
-		s, ok := out[name].(string)
+	out := unpacked(data)
+	for name, v := range out {
+		raw, ok := v.(json.RawMessage)
 		if !ok {
 			continue
 		}
-		dec := json.NewDecoder(strings.NewReader(s))
+		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err != nil {
+		var parsed any
+		if err := dec.Decode(&parsed); err != nil {
 			return nil, fmt.Errorf("store: packed field %q: %w", name, err)
 		}
-		out[name] = numbers(v)
+		out[name] = numbers(parsed)
 	}
 	return out, nil
 }

@@ -120,8 +120,14 @@ func (b *batchTx) commit() error {
 
 // inTransaction runs f in a transaction.
 func (st *Store) inTransaction(ctx context.Context, f func(context.Context, txn) error, opts ...firestore.TransactionOption) error {
+	return st.noting(ctx, nil, f, opts...)
+}
+
+// noting runs f in a transaction and, when locked is not nil, sets it if f
+// made a read a batch could not have made.
+func (st *Store) noting(ctx context.Context, locked *atomic.Bool, f func(context.Context, txn) error, opts ...firestore.TransactionOption) error {
 	return st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-		return f(ctx, inTx{Transaction: tx})
+		return f(ctx, inTx{Transaction: tx, locked: locked})
 	}, opts...)
 }
 
@@ -180,9 +186,7 @@ func (st *Store) batched(ctx context.Context, fast *bool, key string, f func(con
 		return st.inTransaction(ctx, f)
 	}
 	var locked atomic.Bool
-	err := st.FS.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-		return f(ctx, inTx{Transaction: tx, locked: &locked})
-	})
+	err := st.noting(ctx, &locked, f)
 	counts.note(locked.Load())
 	return err
 }

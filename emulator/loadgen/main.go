@@ -238,8 +238,10 @@ type probe struct {
 	emu *fsemu.Emulator // nil: CPU reports the emulator's as 0
 }
 
-func (p *probe) Counts() (int64, int64) { return p.cnt.Counts() }
+func (p *probe) Counts() (int64, int64)  { return p.cnt.Counts() }
+func (p *probe) Paths() map[string]int64 { return p.cnt.Paths() }
 
+// Bare runs one bare transaction, as the baseline before the scenarios does.
 func (p *probe) Bare(ctx context.Context) (time.Duration, error) {
 	d, err := bareTransactions(ctx, p.fs, "bare", 1, 0)
 	if err != nil {
@@ -247,7 +249,6 @@ func (p *probe) Bare(ctx context.Context) (time.Duration, error) {
 	}
 	return d[0], nil
 }
-func (p *probe) Paths() map[string]int64 { return p.cnt.Paths() }
 
 // CPU is the processor time used so far by the emulator and by this process
 // (the stack and the load generator).
