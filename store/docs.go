@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -91,6 +92,9 @@ type readSet struct {
 	// gameLog is the game document's log fields as read (log.go), which
 	// its JSON in docs leaves out; nil when it was not read.
 	gameLog map[string]any
+	// warm is what the read does with the game document's warm copy
+	// (warm.go); nil: it neither takes nor keeps one.
+	warm *warmRead
 }
 
 func newReadSet() *readSet {
@@ -121,6 +125,7 @@ func (rs *readSet) keepAct(sl *slots, id domain.DocID, data map[string]any) {
 func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs *readSet, reads []domain.Read) error {
 	var locked, snap []*firestore.DocumentRef
 	var lockedIDs, snapIDs []domain.DocID
+	var warmed []warmCopy // the game document, from this instance's copy (warm.go)
 	for _, r := range reads {
 		if rs.done[r] {
 			continue
@@ -163,46 +168,78 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 				continue
 			}
 		}
+		if w := rs.warm; w != nil && w.use && r.Snapshot && r.DocID == domain.GameDocID {
+			if data, updated, ok := st.warm.get(p); ok {
+				w.used = true
+				warmed = append(warmed, warmCopy{data, updated})
+				continue
+			}
+		}
 		if r.Snapshot {
 			snap, snapIDs = append(snap, st.FS.Doc(p)), append(snapIDs, r.DocID)
 		} else {
 			locked, lockedIDs = append(locked, st.FS.Doc(p)), append(lockedIDs, r.DocID)
 		}
 	}
+	// take puts one document read (data nil: it does not exist) into rs.
+	take := func(id domain.DocID, path string, data map[string]any, updated time.Time, snapshot bool) error {
+		if snapshot {
+			rs.snapshot[id] = time.Time{}
+		}
+		var j json.RawMessage
+		if data != nil {
+			if id == domain.GameDocID {
+				if w := rs.warm; w != nil && snapshot {
+					w.base = maps.Clone(data)
+				}
+				// The platform's log fields stay the platform's: the
+				// game's document JSON, which the game and the checks
+				// decode whole, leaves them out (about half of it).
+				rs.gameLog = splitLog(data)
+			}
+			var err error
+			if j, err = docJSON(data); err != nil {
+				return err
+			}
+		}
+		if sl.byName[id.Slot].CacheFor > 0 {
+			st.configs.put(path, j)
+		}
+		rs.docs.Put(id, j)
+		if data == nil {
+			return nil
+		}
+		rs.keepAct(sl, id, data)
+		if snapshot {
+			rs.snapshot[id] = updated
+			rs.old[id] = data
+		}
+		return nil
+	}
 	put := func(ids []domain.DocID, snaps []*firestore.DocumentSnapshot, snapshot bool) error {
 		for i, s := range snaps {
-			if snapshot {
-				rs.snapshot[ids[i]] = time.Time{}
-			}
-			var j json.RawMessage
 			var data map[string]any
 			if s.Exists() {
 				data = s.Data()
-				if ids[i] == domain.GameDocID {
-					// The platform's log fields stay the platform's: the
-					// game's document JSON, which the game and the checks
-					// decode whole, leaves them out (about half of it).
-					rs.gameLog = splitLog(data)
+			}
+			if w := rs.warm; w != nil && snapshot && ids[i] == domain.GameDocID && data != nil {
+				// What this read tells of the copy, and the copy from now.
+				if kept, ok := st.warm.updated(w.path); ok {
+					current := kept.Equal(s.UpdateTime)
+					w.fresh = &current
 				}
-				var err error
-				if j, err = docJSON(data); err != nil {
-					return err
-				}
+				st.warm.put(w.path, maps.Clone(data), s.UpdateTime)
 			}
-			if sl.byName[ids[i].Slot].CacheFor > 0 {
-				st.configs.put(docPath(s.Ref), j)
-			}
-			rs.docs.Put(ids[i], j)
-			if !s.Exists() {
-				continue
-			}
-			rs.keepAct(sl, ids[i], data)
-			if snapshot {
-				rs.snapshot[ids[i]] = s.UpdateTime
-				rs.old[ids[i]] = data
+			if err := take(ids[i], docPath(s.Ref), data, s.UpdateTime, snapshot); err != nil {
+				return err
 			}
 		}
 		return nil
+	}
+	for _, c := range warmed {
+		if err := take(domain.GameDocID, rs.warm.path, c.data, c.updated, true); err != nil {
+			return err
+		}
 	}
 	if len(snap) > 0 {
 		snaps, err := st.FS.GetAll(ctx, snap)

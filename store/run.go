@@ -169,7 +169,16 @@ type execution struct {
 	// read is what the last attempt read (also when it failed): a refused
 	// action looks for its recorded reply in the game document it read.
 	read *readSet
+	// warm is set for an action whose batch attempts may take the game
+	// document's warm copy (warm.go); guarded: the last attempt writes the
+	// game document under its read's update time.
+	warm    *warmRun
+	guarded bool
 }
+
+// warmRun is an action's use of the warm copy: use is false once it runs
+// on a fresh read.
+type warmRun struct{ use bool }
 
 // attempt is one run of the action inside a transaction.
 type attempt struct {
@@ -209,7 +218,10 @@ func (at *attempt) platformLog() platformLog {
 // run reads, runs the game and prepares the writes; it returns the reply.
 func (x *execution) run(ctx context.Context, tx txn, now time.Time) (*attempt, error) {
 	at := &attempt{x: x, tx: tx, rs: newReadSet(), now: now}
-	x.read = at.rs
+	x.read, x.guarded = at.rs, false
+	if _, batch := tx.(*batchTx); batch && x.warm != nil {
+		at.rs.warm = &warmRead{path: colGames + "/" + x.req.GameID, use: x.warm.use}
+	}
 	st := x.st
 	gameID := x.req.GameID
 	if x.plan.Scope == domain.ScopeCreate {
@@ -525,7 +537,32 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	if err := st.nudgeBots(tx, gameID, h, w.Version, at.now); err != nil {
 		return err
 	}
-	return tx.Update(st.gameRef(gameID), updates, pre...)
+	if err := tx.Update(st.gameRef(gameID), updates, pre...); err != nil {
+		return err
+	}
+	at.keepWarm(updates, len(pre) > 0)
+	return nil
+}
+
+// keepWarm keeps the game document an update guarded by the read makes
+// as this instance's copy, once the batch commits (warm.go). A
+// transaction's commit does not tell the update time it made: its copy
+// is dropped, as is one an update the store cannot follow makes.
+func (at *attempt) keepWarm(updates []firestore.Update, guarded bool) {
+	st := at.x.st
+	path := colGames + "/" + at.x.req.GameID
+	b, batch := at.tx.(*batchTx)
+	w := at.rs.warm
+	if !batch || !guarded || w == nil || w.base == nil {
+		st.warm.forget(path)
+		return
+	}
+	next, ok := afterCommit(w.base, updates)
+	if !ok {
+		st.warm.forget(path)
+		return
+	}
+	b.onCommit(func(updated time.Time) { st.warm.put(path, next, updated) })
 }
 
 // recordID is the id of a step's event record: EventID(version) for a step
@@ -721,10 +758,15 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 	hash := requestHash(x.entry.Game.Kind(), a)
 	var reply json.RawMessage
 	fast := x.batchable()
+	odds := countsOf[warmOdds](&st.warmOdds, x.key())
+	x.warm = &warmRun{use: odds.worth()}
 	attempt := func() error {
-		return st.batched(ctx, &fast, x.key(), func(ctx context.Context, tx txn) error {
+		return st.batched(ctx, &fast, x.key(), x.checkWarm(func(ctx context.Context, tx txn) error {
 			reply, x.eagerRecords, x.steps, x.done, x.created = nil, nil, 0, Done{}, false
 			at, err := x.run(ctx, tx, st.now())
+			if err != nil && x.tookWarm() && !errors.Is(err, errNeedTx) {
+				return errCold // a refusal or a retry, told from a fresh read only
+			}
 			var again retried
 			if errors.As(err, &again) {
 				prev, rerr := st.recall(tx.Get, gameID, again.actEntry, hash, a, again.log)
@@ -793,15 +835,21 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 			if w, ok := at.change.GameWrite(); ok && w.Create {
 				x.created = true
 			}
+			if w, ok := at.change.GameWrite(); ok && !w.Create {
+				x.guarded = true
+			}
 			if at.recorded || at.recordIn {
 				return nil // the game document keeps it (log.go), or a document of the game's (record.go)
 			}
 			return tx.Create(st.actionRef(gameID, a), at.record())
-		})
+		}))
 	}
 	b := st.backoff()
 	for {
 		err := attempt()
+		if x.warmAgain(err, odds) {
+			continue
+		}
 		switch status.Code(err) {
 		case codes.FailedPrecondition, codes.Aborted:
 			// A snapshot read went stale, or Firestore aborted the transaction
@@ -843,6 +891,57 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 
 func reused(a domain.Action) error {
 	return domain.Errorf(domain.EEXISTS, "actionId %q was already used for a different request", a.ID)
+}
+
+// checkWarm wraps an action's attempt: one that took the game document's
+// warm copy and ends without a commit that checks it (x.guarded) returns
+// errCold instead, to run again on a fresh read (warm.go).
+func (x *execution) checkWarm(f func(context.Context, txn) error) func(context.Context, txn) error {
+	return func(ctx context.Context, tx txn) error {
+		err := f(ctx, tx)
+		if x.tookWarm() && !errors.Is(err, errNeedTx) && (err != nil || !x.guarded) {
+			return errCold
+		}
+		return err
+	}
+}
+
+// tookWarm reports whether the last attempt took the warm copy.
+func (x *execution) tookWarm() bool {
+	return x.read != nil && x.read.warm != nil && x.read.warm.used
+}
+
+// warmAgain learns from an attempt's end whether the warm copy was current
+// (odds, by action) and reports whether the action runs again now, on a
+// fresh read: after errCold, or a commit the copy's update time failed.
+func (x *execution) warmAgain(err error, odds *warmOdds) bool {
+	if err == nil {
+		odds.unguarded.note(!x.guarded)
+	}
+	rs := x.read
+	if rs == nil || rs.warm == nil {
+		return false
+	}
+	w := rs.warm
+	if !w.used {
+		if w.fresh != nil {
+			odds.stale.note(!*w.fresh)
+		}
+		return false
+	}
+	switch {
+	case errors.Is(err, errCold):
+		x.warm.use = false
+		return true
+	case status.Code(err) == codes.FailedPrecondition:
+		odds.stale.note(true)
+		x.st.warm.forget(w.path)
+		x.warm.use = false
+		return true
+	case err == nil:
+		odds.stale.note(false)
+	}
+	return false
 }
 
 // rounds reads what reads lists and runs f, and while f asks for more

@@ -58,6 +58,10 @@ type Store struct {
 	// for a read only a transaction makes (txn.go, *txNeeds): an action
 	// where most do starts in a transaction.
 	needTx sync.Map
+	// warm holds the game documents this instance last read or committed,
+	// and warmOdds, by action, how often such a copy was current (warm.go).
+	warm     warmGames
+	warmOdds sync.Map
 }
 
 // New returns a Store on client running the games of reg, with the real clock.

@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"cloud.google.com/go/firestore"
 )
@@ -67,6 +69,22 @@ type batchTx struct {
 	// a transaction's begin; the Commit RPC it makes is the one that does.
 	wb     *firestore.WriteBatch
 	writes int
+	// hooks run after a successful commit, each with the update time of
+	// the write it was registered after (onCommit).
+	hooks []commitHook
+}
+
+type commitHook struct {
+	write int
+	f     func(updated time.Time)
+}
+
+// onCommit runs f, once the batch commits, with the update time of the
+// write made last before the call.
+func (b *batchTx) onCommit(f func(updated time.Time)) {
+	if b.writes > 0 {
+		b.hooks = append(b.hooks, commitHook{write: b.writes - 1, f: f})
+	}
 }
 
 func newBatchTx(ctx context.Context, fs *firestore.Client) *batchTx {
@@ -114,8 +132,16 @@ func (b *batchTx) commit() error {
 	if b.writes == 0 {
 		return nil
 	}
-	_, err := b.wb.Commit(b.ctx)
-	return err
+	results, err := b.wb.Commit(b.ctx)
+	if err != nil {
+		return err
+	}
+	for _, h := range b.hooks {
+		if h.write < len(results) {
+			h.f(results[h.write].UpdateTime)
+		}
+	}
+	return nil
 }
 
 // inTransaction runs f in a transaction.
@@ -157,12 +183,15 @@ func (n *txNeeds) note(needed bool) {
 }
 
 // txNeedsOf is the counts of action key.
-func (st *Store) txNeedsOf(key string) *txNeeds {
-	if n, ok := st.needTx.Load(key); ok {
-		return n.(*txNeeds)
+func (st *Store) txNeedsOf(key string) *txNeeds { return countsOf[txNeeds](&st.needTx, key) }
+
+// countsOf is key's counts in m, made on first use.
+func countsOf[T any](m *sync.Map, key string) *T {
+	if n, ok := m.Load(key); ok {
+		return n.(*T)
 	}
-	n, _ := st.needTx.LoadOrStore(key, &txNeeds{})
-	return n.(*txNeeds)
+	n, _ := m.LoadOrStore(key, new(T))
+	return n.(*T)
 }
 
 // batched runs f as a batch when *fast, and in a transaction otherwise or

@@ -1,0 +1,208 @@
+package store
+
+import (
+	"errors"
+	"maps"
+	"sync"
+	"time"
+
+	"cloud.google.com/go/firestore"
+)
+
+// Warm game documents (issue 22): an instance keeps each game document as
+// it last read or committed it, with its update time, and the next action
+// on that game run here as a batch takes that copy instead of reading the
+// document. Its commit is conditioned on that update time, as a commit after
+// a read is (writeGame), so a copy that went stale — another instance, the
+// tick or an effect wrote the game meanwhile — fails the commit and the
+// action runs again on a fresh read: a stale copy costs one round trip,
+// never a wrong write. A one-document action is then one commit.
+//
+// A copy is trusted only through that commit. An attempt that took it and
+// does not write the game document under its guard — a refusal, a retry's
+// recorded reply, a read-only action, a change written elsewhere — runs
+// again on a fresh read (errCold) before it answers: no caller is refused,
+// or told anything, from a copy that may be stale.
+//
+// Whether copies pay is counted per action type (warmOdds, the same halving
+// counts as txNeeds). A type reads again where most copies were stale —
+// requests of one game spread over many instances — and its fresh reads go
+// on telling whether a copy would have been current; and where most of its
+// runs do not write the game document (a Tile Race completion writes its
+// team, a preview nothing), since each copy it took would be read again.
+
+// warmMax bounds the copies an instance keeps (a game document is under
+// 16 KB stored; its copy as fields a few times that); warmTTL drops the
+// copy of a game nobody played for that long.
+const (
+	warmMax = 512
+	warmTTL = 10 * time.Minute
+)
+
+// errCold: the attempt took a warm copy and ends without a commit that
+// checks it; the action runs again on a fresh read.
+var errCold = errors.New("store: a warm game document must be checked by a fresh read")
+
+type warmGames struct {
+	mu sync.Mutex
+	m  map[string]warmDoc
+}
+
+type warmDoc struct {
+	data    map[string]any // the fields, as a read returns them
+	updated time.Time      // the document's update time
+	at      time.Time      // when kept (wall clock)
+}
+
+// get returns a copy of the document at path, if one is kept and fresh.
+func (w *warmGames) get(path string) (map[string]any, time.Time, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	d, ok := w.m[path]
+	if !ok || time.Since(d.at) >= warmTTL {
+		return nil, time.Time{}, false
+	}
+	// Shallow: readers replace or delete top-level fields (splitLog), and
+	// change no value in place.
+	return maps.Clone(d.data), d.updated, true
+}
+
+// updated is the update time of the copy kept of path, if any.
+func (w *warmGames) updated(path string) (time.Time, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	d, ok := w.m[path]
+	return d.updated, ok
+}
+
+// put keeps data (which the cache now owns) as path's document at updated,
+// unless a newer copy is kept already (a concurrent action committed later).
+func (w *warmGames) put(path string, data map[string]any, updated time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.m == nil {
+		w.m = map[string]warmDoc{}
+	}
+	if d, ok := w.m[path]; ok && d.updated.After(updated) {
+		return
+	}
+	if _, ok := w.m[path]; !ok && len(w.m) >= warmMax {
+		w.evict()
+	}
+	w.m[path] = warmDoc{data: data, updated: updated, at: time.Now()}
+}
+
+// evict drops expired copies, and the oldest when none has: w.mu held.
+func (w *warmGames) evict() {
+	var oldest string
+	var at time.Time
+	for p, d := range w.m {
+		if time.Since(d.at) >= warmTTL {
+			delete(w.m, p)
+			continue
+		}
+		if oldest == "" || d.at.Before(at) {
+			oldest, at = p, d.at
+		}
+	}
+	if len(w.m) >= warmMax {
+		delete(w.m, oldest)
+	}
+}
+
+func (w *warmGames) forget(path string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.m, path)
+}
+
+// warmOdds are an action type's counts: how many copies it took were stale,
+// and how many of its runs did not write the game document.
+type warmOdds struct{ stale, unguarded txNeeds }
+
+// worth reports whether the type's next run takes a copy.
+func (o *warmOdds) worth() bool { return !o.stale.mostly() && !o.unguarded.mostly() }
+
+// warmCopy is a game document taken from the copy.
+type warmCopy struct {
+	data    map[string]any
+	updated time.Time
+}
+
+// warmRead is what a read set does with the game document: take the warm
+// copy (use), and keep what it read, for the copy after the commit.
+type warmRead struct {
+	path string
+	use  bool
+	// used: the game document came from the copy; base: the document's
+	// fields as read (or taken), before the store split them up.
+	used bool
+	base map[string]any
+	// fresh: a read found the document at the copy's update time (true),
+	// at another (false); nil when no copy was there to compare.
+	fresh *bool
+}
+
+// afterCommit is the document a game update made, as a read would return
+// it: base with updates applied. ok is false when an update is not one
+// asRead can tell the stored form of (then nothing is kept).
+func afterCommit(base map[string]any, updates []firestore.Update) (map[string]any, bool) {
+	next := maps.Clone(base)
+	for _, u := range updates {
+		if u.Path == "" || len(u.FieldPath) > 0 {
+			return nil, false
+		}
+		for _, c := range u.Path {
+			if c == '.' || c == '`' {
+				return nil, false
+			}
+		}
+		v, ok := asRead(u.Value)
+		if !ok {
+			return nil, false
+		}
+		next[u.Path] = v
+	}
+	return next, true
+}
+
+// asRead is v as Firestore's client returns it on a read: whole numbers as
+// int64, timestamps in UTC to the microsecond, lists as []any. ok is false
+// for any other kind of value (a sentinel, a struct, bytes).
+func asRead(v any) (any, bool) {
+	switch t := v.(type) {
+	case nil, string, bool, int64, float64:
+		return t, true
+	case int:
+		return int64(t), true
+	case int32:
+		return int64(t), true
+	case time.Time:
+		return t.UTC().Truncate(time.Microsecond), true
+	case []string:
+		out := make([]any, len(t))
+		for i, s := range t {
+			out[i] = s
+		}
+		return out, true
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			var ok bool
+			if out[i], ok = asRead(x); !ok {
+				return nil, false
+			}
+		}
+		return out, true
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			var ok bool
+			if out[k], ok = asRead(x); !ok {
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	return nil, false
+}

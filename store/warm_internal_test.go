@@ -1,0 +1,221 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"cloud.google.com/go/firestore"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/api/option"
+
+	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/pig"
+	"github.com/meeple-games/meeple/store/fsemu"
+	"github.com/meeple-games/meeple/store/storetest"
+)
+
+// warmFixture is a Pig game played through stores that share one project:
+// each store is an instance with its own warm copies (warm.go), and each
+// counts its own RPCs.
+type warmFixture struct {
+	project string
+	now     time.Time
+}
+
+type warmInstance struct {
+	st  *Store
+	cnt *fsemu.Counter
+	fs  *firestore.Client
+}
+
+func newWarmFixture(t *testing.T) *warmFixture {
+	t.Helper()
+	return &warmFixture{project: storetest.Project(t), now: time.Date(2026, 1, 1, 12, 0, 0, 123456789, time.UTC)}
+}
+
+func (f *warmFixture) instance(t *testing.T) *warmInstance {
+	t.Helper()
+	c := &fsemu.Counter{}
+	conn, err := c.Dial(storetest.EmulatorHost())
+	require.NoError(t, err)
+	fs, err := firestore.NewClient(context.Background(), f.project, option.WithGRPCConn(conn))
+	require.NoError(t, err)
+	t.Cleanup(func() { fs.Close() })
+	st := New(fs, domain.Registry{pig.Entry()})
+	st.FixedSeeds = true
+	// A clock past the microsecond: the copy must hold what Firestore keeps.
+	st.Now = func() time.Time { f.now = f.now.Add(1001 * time.Nanosecond); return f.now }
+	return &warmInstance{st: st, cnt: c, fs: fs}
+}
+
+// run sends one Pig action through in.
+func (in *warmInstance) run(t *testing.T, who domain.Actor, gameID, actionID, typ string, expect *int64) (Reply, error) {
+	t.Helper()
+	payload := json.RawMessage(`{}`)
+	if typ == domain.ActionCreate {
+		payload = json.RawMessage(`{"turnSeconds":30,"target":40}`)
+	}
+	req := Request{Kind: pig.Kind, GameID: gameID, ExpectVersion: expect,
+		Action: domain.Action{ID: actionID, Type: typ, Actor: who, Payload: payload}}
+	if typ == domain.ActionCreate {
+		req.Seed = "warm-seed"
+	}
+	out, _, err := Run(context.Background(), in.st, req)
+	var r Reply
+	if err == nil {
+		require.NoError(t, json.Unmarshal(out, &r))
+	}
+	return r, err
+}
+
+// pigState reads the game as a client would.
+func (in *warmInstance) pigState(t *testing.T, id string) (pig.Game, int64) {
+	t.Helper()
+	var g pig.Game
+	v, err := in.st.GameState(context.Background(), id, &g)
+	require.NoError(t, err)
+	return g, v
+}
+
+var (
+	warmAnn = domain.Actor{ID: "p-ann", Name: "Ann", Role: domain.RoleGuest}
+	warmBob = domain.Actor{ID: "p-bob", Name: "Bob", Role: domain.RoleGuest}
+)
+
+func (in *warmInstance) newGame(t *testing.T) string {
+	t.Helper()
+	r, err := in.run(t, warmAnn, "", NewID(), domain.ActionCreate, nil)
+	require.NoError(t, err)
+	_, err = in.run(t, warmBob, r.GameID, "join", "join", nil)
+	require.NoError(t, err)
+	return r.GameID
+}
+
+// mover is whoever's turn it is in g.
+func mover(g pig.Game) domain.Actor {
+	if g.Players[g.Current] == warmAnn.ID {
+		return warmAnn
+	}
+	return warmBob
+}
+
+// TestWarmCopyIsWhatAReadReturns plays a whole timed Pig game on one
+// instance: after every action the copy it keeps is the document a read
+// returns, to the field and the update time, and every action after the
+// first reads nothing.
+func TestWarmCopyIsWhatAReadReturns(t *testing.T) {
+	f := newWarmFixture(t)
+	in := f.instance(t)
+	id := in.newGame(t)
+	ctx := context.Background()
+	g, _ := in.pigState(t, id)
+	for i := 0; !g.Over; i++ {
+		require.Less(t, i, 400, "the game should have ended")
+		typ := "roll"
+		if g.TurnTotal >= 12 {
+			typ = "hold"
+		}
+		reads, _ := in.cnt.Counts()
+		_, err := in.run(t, mover(g), id, "a"+string(rune('a'+i%26))+NewID()[:6], typ, nil)
+		require.NoError(t, err)
+		after, _ := in.cnt.Counts()
+		snap, err := in.fs.Collection(colGames).Doc(id).Get(ctx)
+		require.NoError(t, err)
+		in.st.warm.mu.Lock()
+		kept, ok := in.st.warm.m[colGames+"/"+id]
+		in.st.warm.mu.Unlock()
+		require.True(t, ok, "a copy is kept after action %d", i)
+		require.Equal(t, snap.Data(), kept.data, "the copy after action %d is the stored document", i)
+		require.True(t, snap.UpdateTime.Equal(kept.updated), "the copy's update time after action %d: got %v, want %v", i, kept.updated, snap.UpdateTime)
+		g, _ = in.pigState(t, id)
+		if !g.Over { // the last one writes the players' stats, which it reads
+			require.Equal(t, int64(0), after-reads, "action %d (%s) took the warm copy: no read", i, typ)
+		}
+	}
+}
+
+// TestWarmCopyGoneStale: another instance moved the game on. The stale copy
+// neither refuses a move the game now allows, nor writes over the newer
+// document, nor answers a stale ExpectVersion; and an instance whose copies
+// keep going stale stops taking them.
+func TestWarmCopyGoneStale(t *testing.T) {
+	f := newWarmFixture(t)
+	a, b := f.instance(t), f.instance(t)
+	id := a.newGame(t)
+
+	// a keeps the game at Ann's turn; b makes it Bob's.
+	_, err := a.run(t, warmAnn, id, "ann-1", "roll", nil)
+	require.NoError(t, err)
+	g, v := a.pigState(t, id)
+	for mover(g) == warmAnn {
+		_, err = b.run(t, warmAnn, id, "ann-hold", "hold", nil)
+		require.NoError(t, err)
+		g, v = b.pigState(t, id)
+	}
+
+	t.Run("a move the copy would refuse", func(t *testing.T) {
+		reads, _ := a.cnt.Counts()
+		r, err := a.run(t, warmBob, id, "bob-1", "roll", nil)
+		require.NoError(t, err, "Bob's turn now, whatever a's copy says")
+		after, _ := a.cnt.Counts()
+		require.Equal(t, int64(1), after-reads, "the refusal was checked on a fresh read")
+		require.Equal(t, v+1, r.Version)
+		v = r.Version
+	})
+
+	t.Run("a write over a newer document", func(t *testing.T) {
+		// Someone else writes the game document (as an effect might): the
+		// move a's copy allows is still allowed, but its commit must not
+		// write over the newer document.
+		_, err := b.fs.Collection(colGames).Doc(id).Update(context.Background(), []firestore.Update{{Path: "touched", Value: true}})
+		require.NoError(t, err)
+		g, v = b.pigState(t, id)
+		refused := a.cnt.Refused.Load()
+		r, err := a.run(t, mover(g), id, "a-roll", "roll", nil)
+		require.NoError(t, err)
+		require.Equal(t, v+1, r.Version, "applied on top of b's move")
+		require.Equal(t, refused+1, a.cnt.Refused.Load(), "the stale copy's commit was refused, once")
+		doc, err := a.st.GameDoc(context.Background(), id)
+		require.NoError(t, err)
+		require.Equal(t, true, doc["touched"], "the other write is kept")
+		v = r.Version
+	})
+
+	t.Run("a version only a fresh read knows", func(t *testing.T) {
+		g, _ := b.pigState(t, id)
+		_, err := b.run(t, mover(g), id, "b-roll", "roll", nil)
+		require.NoError(t, err)
+		g, v = b.pigState(t, id)
+		r, err := a.run(t, mover(g), id, "a-roll-2", "roll", &v)
+		require.NoError(t, err, "the copy's version is stale, the document's is %d", v)
+		require.Equal(t, v+1, r.Version)
+		stale := v - 1
+		_, err = a.run(t, mover(g), id, "a-roll-3", "roll", &stale)
+		require.Equal(t, domain.ECONFLICT, domain.ErrorCode(err))
+	})
+
+	t.Run("copies that keep going stale are not taken", func(t *testing.T) {
+		// Each action alternates instances: every copy a takes is stale.
+		for i := range 8 {
+			g, _ := b.pigState(t, id)
+			if g.Over {
+				break
+			}
+			_, err := b.run(t, mover(g), id, "b-alt-"+string(rune('a'+i)), "roll", nil)
+			require.NoError(t, err)
+			g, _ = b.pigState(t, id)
+			if g.Over {
+				break
+			}
+			refused := a.cnt.Refused.Load()
+			_, err = a.run(t, mover(g), id, "a-alt-"+string(rune('a'+i)), "roll", nil)
+			require.NoError(t, err)
+			if i >= 4 {
+				require.Equal(t, refused, a.cnt.Refused.Load(), "run %d: a reads first, no commit refused", i)
+			}
+		}
+		require.True(t, countsOf[warmOdds](&a.st.warmOdds, pig.Kind+"/roll").stale.mostly(), "most of a's copies were stale")
+	})
+}
