@@ -120,8 +120,13 @@ func (w *warmGames) forget(path string) {
 // and how many of its runs did not write the game document.
 type warmOdds struct{ stale, unguarded txNeeds }
 
-// worth reports whether the type's next run takes a copy.
-func (o *warmOdds) worth() bool { return !o.stale.mostly() && !o.unguarded.mostly() }
+// worth reports whether the type's next run takes a copy: once a run has
+// shown it writes the game document (a type that never does would pay its
+// first copy with a second read), and while most do and most copies were
+// current.
+func (o *warmOdds) worth() bool {
+	return o.unguarded.runs.Load() > 0 && !o.unguarded.mostly() && !o.stale.mostly()
+}
 
 // warmCopy is a game document taken from the copy.
 type warmCopy struct {
