@@ -224,11 +224,9 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 			}
 			if w := rs.warm; w != nil && snapshot && ids[i] == domain.GameDocID && data != nil {
 				// What this read tells of the copy, and the copy from now.
-				if kept, ok := st.warm.updated(w.path); ok {
-					current := kept.Equal(s.UpdateTime)
+				if current, had := st.warm.read(w.path, maps.Clone(data), s.UpdateTime); had {
 					w.fresh = &current
 				}
-				st.warm.put(w.path, maps.Clone(data), s.UpdateTime)
 			}
 			if err := take(ids[i], docPath(s.Ref), data, s.UpdateTime, snapshot); err != nil {
 				return err

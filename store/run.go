@@ -935,7 +935,7 @@ func (x *execution) warmAgain(err error, odds *warmOdds) bool {
 		return true
 	case status.Code(err) == codes.FailedPrecondition:
 		odds.stale.note(true)
-		x.st.warm.forget(w.path)
+		x.st.warm.stale(w.path)
 		x.warm.use = false
 		return true
 	case err == nil:

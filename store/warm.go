@@ -24,7 +24,11 @@ import (
 // again on a fresh read (errCold) before it answers: no caller is refused,
 // or told anything, from a copy that may be stale.
 //
-// Whether copies pay is counted per action type (warmOdds, the same halving
+// A game whose copy went stale turns cold: its actions read it again until
+// a read finds the copy this instance kept current (nobody else wrote in
+// between), so a game whose players' requests reach two instances pays a
+// stale copy once, not on every action. Whether copies pay is also counted
+// per action type (warmOdds, the same halving
 // counts as txNeeds). A type reads again where most copies were stale —
 // requests of one game spread over many instances — and its fresh reads go
 // on telling whether a copy would have been current; and where most of its
@@ -52,6 +56,9 @@ type warmDoc struct {
 	data    map[string]any // the fields, as a read returns them
 	updated time.Time      // the document's update time
 	at      time.Time      // when kept (wall clock)
+	// cold: the game's last copy went stale (someone else writes it): its
+	// actions read it until a read finds the copy kept here current.
+	cold bool
 }
 
 // get returns a copy of the document at path, if one is kept and fresh.
@@ -59,7 +66,7 @@ func (w *warmGames) get(path string) (map[string]any, time.Time, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	d, ok := w.m[path]
-	if !ok || time.Since(d.at) >= warmTTL {
+	if !ok || d.cold || time.Since(d.at) >= warmTTL {
 		return nil, time.Time{}, false
 	}
 	// Shallow: readers replace or delete top-level fields (splitLog), and
@@ -67,29 +74,53 @@ func (w *warmGames) get(path string) (map[string]any, time.Time, bool) {
 	return maps.Clone(d.data), d.updated, true
 }
 
-// updated is the update time of the copy kept of path, if any.
-func (w *warmGames) updated(path string) (time.Time, bool) {
+// read keeps what a read of path found (data, which the cache now owns, at
+// updated) and tells whether the copy kept until then was current: a game
+// whose copy was not is cold (only fresh reads) until one was. had is false
+// when there was no copy to compare.
+func (w *warmGames) read(path string, data map[string]any, updated time.Time) (current, had bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	d, ok := w.m[path]
-	return d.updated, ok
+	d, had := w.m[path]
+	current = had && d.updated.Equal(updated)
+	w.keep(path, warmDoc{data: data, updated: updated, cold: had && !current})
+	return current, had
 }
 
 // put keeps data (which the cache now owns) as path's document at updated,
-// unless a newer copy is kept already (a concurrent action committed later).
+// as this instance's commit made it: a cold game stays cold.
 func (w *warmGames) put(path string, data map[string]any, updated time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	d, had := w.m[path]
+	w.keep(path, warmDoc{data: data, updated: updated, cold: had && d.cold})
+}
+
+// stale notes that path's copy was stale: the game turns cold.
+func (w *warmGames) stale(path string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if d, ok := w.m[path]; ok {
+		d.cold = true
+		w.m[path] = d
+	}
+}
+
+// keep stores d as path's copy unless a newer one is kept already (a
+// concurrent action committed later): w.mu held.
+func (w *warmGames) keep(path string, d warmDoc) {
 	if w.m == nil {
 		w.m = map[string]warmDoc{}
 	}
-	if d, ok := w.m[path]; ok && d.updated.After(updated) {
+	old, had := w.m[path]
+	if had && old.updated.After(d.updated) {
 		return
 	}
-	if _, ok := w.m[path]; !ok && len(w.m) >= warmMax {
+	if !had && len(w.m) >= warmMax {
 		w.evict()
 	}
-	w.m[path] = warmDoc{data: data, updated: updated, at: time.Now()}
+	d.at = time.Now()
+	w.m[path] = d
 }
 
 // evict drops expired copies, and the oldest when none has: w.mu held.

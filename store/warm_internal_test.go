@@ -79,6 +79,23 @@ func (in *warmInstance) pigState(t *testing.T, id string) (pig.Game, int64) {
 	return g, v
 }
 
+// play makes n moves of whoever's turn it is through in.
+func (in *warmInstance) play(t *testing.T, id string, n int) {
+	t.Helper()
+	for range n {
+		g, _ := in.pigState(t, id)
+		require.False(t, g.Over)
+		_, err := in.run(t, mover(g), id, "play-"+NewID(), "roll", nil)
+		require.NoError(t, err)
+	}
+}
+
+// warmCopy reports whether in's next action on game id would take its copy.
+func (in *warmInstance) warmCopy(id string) bool {
+	_, _, ok := in.st.warm.get(colGames + "/" + id)
+	return ok
+}
+
 var (
 	warmAnn = domain.Actor{ID: "p-ann", Name: "Ann", Role: domain.RoleGuest}
 	warmBob = domain.Actor{ID: "p-bob", Name: "Bob", Role: domain.RoleGuest}
@@ -168,11 +185,18 @@ func TestWarmCopyGoneStale(t *testing.T) {
 	})
 
 	t.Run("a write over a newer document", func(t *testing.T) {
+		a.play(t, id, 2) // a reads the game once, then takes its copy
+		require.True(t, a.warmCopy(id), "nobody else wrote: a's copy is taken")
 		// Someone else writes the game document (as an effect might): the
 		// move a's copy allows is still allowed, but its commit must not
 		// write over the newer document.
-		_, err := b.fs.Collection(colGames).Doc(id).Update(context.Background(), []firestore.Update{{Path: "touched", Value: true}})
-		require.NoError(t, err)
+		touches := 0
+		touch := func() { // a write that changes the document (one that does not keeps its update time)
+			touches++
+			_, err := b.fs.Collection(colGames).Doc(id).Update(context.Background(), []firestore.Update{{Path: "touched", Value: touches}})
+			require.NoError(t, err)
+		}
+		touch()
 		g, v = b.pigState(t, id)
 		refused := a.cnt.Refused.Load()
 		r, err := a.run(t, mover(g), id, "a-roll", "roll", nil)
@@ -181,8 +205,30 @@ func TestWarmCopyGoneStale(t *testing.T) {
 		require.Equal(t, refused+1, a.cnt.Refused.Load(), "the stale copy's commit was refused, once")
 		doc, err := a.st.GameDoc(context.Background(), id)
 		require.NoError(t, err)
-		require.Equal(t, true, doc["touched"], "the other write is kept")
-		v = r.Version
+		require.Equal(t, int64(1), doc["touched"], "the other write is kept")
+		require.False(t, a.warmCopy(id), "the game is cold: someone else writes it")
+
+		touch()
+		g, _ = b.pigState(t, id)
+		reads, _ := a.cnt.Counts()
+		_, err = a.run(t, mover(g), id, "a-roll-cold", "roll", nil)
+		require.NoError(t, err)
+		after, _ := a.cnt.Counts()
+		require.Equal(t, refused+1, a.cnt.Refused.Load(), "a cold game is read, not guessed at")
+		require.Equal(t, int64(1), after-reads)
+		require.False(t, a.warmCopy(id), "that read found a's copy stale again")
+	})
+
+	t.Run("a cold game warms up when nobody else writes", func(t *testing.T) {
+		a.play(t, id, 1)
+		require.True(t, a.warmCopy(id), "the read found the copy a kept current")
+		g, _ := b.pigState(t, id)
+		reads, _ := a.cnt.Counts()
+		_, err := a.run(t, mover(g), id, "a-warm-again", "roll", nil)
+		require.NoError(t, err)
+		after, _ := a.cnt.Counts()
+		require.Equal(t, int64(0), after-reads, "the move took the copy")
+		_, v = a.pigState(t, id)
 	})
 
 	t.Run("a version only a fresh read knows", func(t *testing.T) {
