@@ -383,3 +383,21 @@ func bareTransaction(t testing.TB, fs *firestore.Client, n int) time.Duration {
 	}
 	return total / time.Duration(n)
 }
+
+// TestWarmCopyOfADeletedGame: an operator deletes a game an instance holds
+// warm; the next action on it is told the game is not there (404), as a
+// read would have told it, not an internal error.
+func TestWarmCopyOfADeletedGame(t *testing.T) {
+	f := newWarmFixture(t)
+	a := f.instance(t)
+	id := a.newGame(t)
+	a.play(t, id, 2)
+	require.True(t, a.warmCopy(id))
+	g, _ := a.pigState(t, id)
+	_, err := a.fs.Collection(colGames).Doc(id).Delete(context.Background())
+	require.NoError(t, err)
+	refused := a.cnt.Refused.Load()
+	_, err = a.run(t, mover(g), id, "after-delete", "roll", nil) // a move the copy allows
+	require.Equal(t, refused+1, a.cnt.Refused.Load(), "the copy's commit was refused")
+	require.Equal(t, domain.ENOTFOUND, domain.ErrorCode(err), "got %v", err)
+}
