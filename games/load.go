@@ -1110,6 +1110,31 @@ func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			return err
 		}
 	}
+	// Whole games, create to end, untimed: a Small map in each mode.
+	h.quiet = true
+	var whole [2]wholeGames
+	for i, mode := range []hexdice.TurnMode{hexdice.Alternating, hexdice.Simultaneous} {
+		since, paths0, first := countFrom(p), pathsNow(p), h.seq
+		id, err := h.create(ctx, fmt.Sprint("whole-", mode), hexdice.CreateRequest{Size: hexdice.Small, TurnSeconds: 120, Mode: mode})
+		if err != nil {
+			return err
+		}
+		st, err := h.play(ctx, id, hexdice.Autoplay{}, 3000, 0)
+		if err != nil {
+			return err
+		}
+		if st.g.Phase != hexdice.PhaseOver {
+			if st, err = h.state(ctx, id); err != nil {
+				return err
+			}
+		}
+		if st.g.Phase == hexdice.PhaseOver {
+			if err := whole[i].game(ctx, p, id, 2+h.seq-first, since, paths0); err != nil {
+				return err
+			}
+		}
+	}
+	h.quiet = false
 	// Round 40 of a Large standoff.
 	standoff := hexdice.Autoplay{NoAttack: true, MaxTroops: 30, Units: []hexdice.UnitType{hexdice.Marine, hexdice.Sniper, hexdice.Hoverbike, hexdice.Mech}}
 	id, err := h.create(ctx, "standoff", hexdice.CreateRequest{Size: hexdice.Large, TurnSeconds: 120, Mode: hexdice.Alternating, MapSeed: "m1"})
@@ -1125,6 +1150,8 @@ func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	kinds := []string{"buy", "move", "attack", "endTurn", "orders draft", "orders submit", "orders resolve", "preview"}
 	h.bare.rows(out, " via HexDice function", kinds, h.lat)
 	perAction(out, kinds, h.counts, func(typ string) int { return len(h.lat[typ]) })
+	whole[0].print(out, "games, alternating, Small map")
+	whole[1].print(out, "games, simultaneous, Small map (each round's orders are documents of their own)")
 	fmt.Fprintf(out, "game document at round 40 of a Large standoff (%d troops): %d bytes (Firestore storage size), %d bytes of state as JSON\n",
 		at40.troops, at40.size, at40.json)
 	return nil
@@ -1314,10 +1341,16 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		}
 		return nil
 	}
+	var whole wholeGames
 	for seq < LoadActions {
 		if err := restartWiped(); err != nil {
 			return err
 		}
+		// The match's documents, create to end; its legal-move queries are
+		// left out (skip): they are reads a client makes to choose, not
+		// actions.
+		matchSince, matchPaths, first := countFrom(p), pathsNow(p), seq
+		var skip counted
 		res, err := p.Call(ctx, "CodeBowl", tokens[ids[0]], map[string]any{"type": "create", "actionId": fmt.Sprint("load-create-", time.Now().UnixNano()),
 			"teamId": teams[ids[0]], "turnSeconds": -1})
 		if err != nil {
@@ -1333,11 +1366,14 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			var mv map[string]any
 			var who string
 			for _, id := range ids {
+				legal := countFrom(p)
 				res, err := p.Call(ctx, "CodeBowl", tokens[id], map[string]any{"gameId": gameID, "actionId": "l", "type": "legal"})
 				if err != nil {
 					stop()
 					return err
 				}
+				l := legal()
+				skip = counted{skip.reads + l.reads, skip.writes + l.writes, skip.ownReads + l.ownReads, skip.ownWrites + l.ownWrites}
 				if moves, _ := res["result"].(map[string]any)["moves"].([]any); len(moves) > 0 {
 					mv, who = moves[(seq*7919)%len(moves)].(map[string]any), id
 				}
@@ -1382,10 +1418,17 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			}
 		}
 		stop()
-		if !over { // out of actions mid-match: end it, unlocking the teams
+		// The create, the join and the moves; and when the run is out of
+		// actions mid-match, the forfeit that ends it, unlocking the teams.
+		actions := 2 + seq - first
+		if !over {
 			if _, err := p.Call(ctx, "CodeBowl", tokens[ids[0]], map[string]any{"gameId": gameID, "actionId": "end", "type": "forfeit"}); err != nil {
 				return err
 			}
+			actions++
+		}
+		if err := whole.game(ctx, p, gameID, actions, func() counted { return matchSince().less(skip) }, matchPaths); err != nil {
+			return err
 		}
 		doc, size, err := gameDoc(ctx, p, gameID)
 		if err != nil {
@@ -1430,6 +1473,7 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	row(out, "chat via CodeBowl", chatLat)
 	row(out, "action → spectator's listener", listener)
 	perAction(out, types, counts, func(typ string) int { return len(lat[typ]) })
+	whole.print(out, "matches (their legal-move queries left out; a match the run cut short ended by a forfeit)")
 	fmt.Fprintf(out, "match document at the end of a match: %d bytes (Firestore storage size), %d bytes as JSON\n", docSize, docJSON)
 	fmt.Fprintf(out, "chat: %d messages accepted in %s from one coach before 429 (limit %d per %s)\n",
 		sentOK, elapsed.Round(time.Millisecond), codebowl.ChatBurst, codebowl.ChatWindow)
@@ -1563,6 +1607,61 @@ func countFrom(p domain.Probe) func() counted {
 func tally(counts map[string]counted, typ string, c counted) {
 	t := counts[typ]
 	counts[typ] = counted{t.reads + c.reads, t.writes + c.writes, t.ownReads + c.ownReads, t.ownWrites + c.ownWrites}
+}
+
+// less is c without d (what a window counted besides the actions it is for).
+func (c counted) less(d counted) counted {
+	return counted{c.reads - d.reads, c.writes - d.writes, c.ownReads - d.ownReads, c.ownWrites - d.ownWrites}
+}
+
+// wholeGames adds up what whole games cost, from the create to the end with
+// the end's effects: issue 22's "amortised over a whole game (game start
+// and end included)".
+type wholeGames struct {
+	games, actions int
+	c              counted
+	writes         map[string]int64 // documents written, by path shape
+}
+
+// game counts game gameID, which took actions actions (its create and join
+// included): c is what was counted for it since before its create, which
+// game takes once the last record's effects ran; paths0 the documents by
+// path then (pathsNow).
+func (w *wholeGames) game(ctx context.Context, p domain.Probe, gameID string, actions int, c func() counted, paths0 map[string]int64) error {
+	doc, _, err := gameDoc(ctx, p, gameID)
+	if err != nil {
+		return err
+	}
+	if v, ok := doc["version"].(int64); ok && v > 0 {
+		if err := waitApplied(ctx, p, gameID, fmt.Sprintf("%012d", v)); err != nil {
+			return err
+		}
+	}
+	got := c()
+	if w.writes == nil {
+		w.writes = map[string]int64{}
+	}
+	for k, v := range pathsNow(p) {
+		if strings.HasPrefix(k, "write ") && v > paths0[k] {
+			w.writes[k] += v - paths0[k]
+		}
+	}
+	w.games, w.actions = w.games+1, w.actions+actions
+	w.c = counted{w.c.reads + got.reads, w.c.writes + got.writes, w.c.ownReads + got.ownReads, w.c.ownWrites + got.ownWrites}
+	return nil
+}
+
+// print prints the games' documents per action.
+func (w wholeGames) print(out io.Writer, what string) {
+	if w.actions == 0 {
+		fmt.Fprintf(out, "whole %s: none ended in the run\n", what)
+		return
+	}
+	n := float64(w.actions)
+	fmt.Fprintf(out, "whole %s (%d, create to end with the end's effects, %d actions): %.3f reads, %.3f writes per action; its own (the tick's passes left out): %.3f reads, %.3f writes\n",
+		what, w.games, w.actions, float64(w.c.reads)/n, float64(w.c.writes)/n, float64(w.c.ownReads)/n, float64(w.c.ownWrites)/n)
+	fmt.Fprintf(out, "  documents written per game (%.1f actions), by path:\n", n/float64(w.games))
+	breakdown(out, w.writes, nil, w.games)
 }
 
 // perAction prints counts per action of each type in order (n of them).
