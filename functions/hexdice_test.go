@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"strings"
@@ -485,10 +486,24 @@ func TestHexDiceRetriedAction(t *testing.T) {
 	require.Equal(t, http.StatusConflict, code)
 	require.Equal(t, domain.EEXISTS, errCode(out))
 
-	// A retried create finds the game it made.
+	// A retried create finds the game it made, with its room code: its
+	// reply is kept in the game's server-only private/server, though the
+	// create wrote the map document too, and no action record is left.
 	code, out = s.post(alice.Token, "HexDice", g.body)
 	require.Equal(t, http.StatusOK, code, "%v", out)
 	require.Equal(t, g.id, out["result"].(map[string]any)["gameId"])
+	require.Equal(t, g.code, out["result"].(map[string]any)["roomCode"])
+	recs, err := s.store.FS.Collection("games").Doc(g.id).Collection("actions").Documents(context.Background()).GetAll()
+	require.NoError(t, err)
+	for _, r := range recs {
+		require.NotEqual(t, "create", r.Data()["type"], "the create left an action record %s", r.Ref.ID)
+	}
+	// The same action id for another create is refused.
+	other := maps.Clone(g.body)
+	other["size"] = "large"
+	code, out = s.post(alice.Token, "HexDice", other)
+	require.Equal(t, http.StatusConflict, code, "%v", out)
+	require.Equal(t, domain.EEXISTS, errCode(out))
 }
 
 // TestHexDiceBadRequests: each bad request gets its status and code, a

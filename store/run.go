@@ -478,12 +478,13 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	// the room code) and an action on other documents (a Tile Race board,
 	// a CodeBowl team) keep a server-only action record instead.
 	//
-	// A create that writes the game document alone is recognised the same
-	// way, but its reply goes to the server-only private/server document it
-	// creates anyway (with the seed): no action record either.
+	// A create is recognised the same way, but its reply goes to the
+	// server-only private/server document it creates anyway (with the
+	// seed), whatever else it writes (a Hex & Dice map, a CodeBowl team):
+	// nobody reads it there, so no action record either.
 	onlyGame := len(at.change.Writes) == 1 && len(at.change.Spawn) == 0
 	var private map[string]any
-	if a := x.req.Action; a.ID != "" && onlyGame && at.hash != "" {
+	if a := x.req.Action; a.ID != "" && (onlyGame || (w.Create && len(at.change.Spawn) == 0)) && at.hash != "" {
 		e := actEntry{Key: actKey(a), Hash: shortHash(at.hash), Version: w.Version, Steps: len(steps), Reply: replyWithoutEvents(at.replyJSON)}
 		session := ""
 		if s := at.change.Session; s != nil {
@@ -796,9 +797,10 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 				var prev *recorded
 				var rerr error
 				if x.plan.Scope == domain.ScopeCreate {
-					// A create that wrote the game document alone keeps its
-					// reply in private/server (writeGame); its game id only
-					// this action makes. Any other's is in its action record.
+					// A create keeps its reply in private/server (writeGame);
+					// its game id only this action makes. One that spawned
+					// games, or one made before creates kept it there
+					// whatever else they wrote, has its action record.
 					if prev, rerr = recordedReply(tx.Get(st.privateRef(gameID))); prev != nil && len(prev.reply) == 0 {
 						prev = nil
 					}

@@ -100,9 +100,10 @@ func (c *Counter) note(op, name string, n int64) {
 }
 
 // fixedName tells a document name the code fixes (board, leaderboard,
-// server) from a generated id (hex, digits, dashes, tildes).
+// projectionPass: letters, a lower-case first) from a generated id (hex,
+// digits, dashes, tildes; a room code's capitals).
 func fixedName(s string) bool {
-	if s == "" || len(s) > 16 {
+	if s == "" || len(s) > 16 || s[0] < 'a' || s[0] > 'z' {
 		return false
 	}
 	for _, r := range s {
