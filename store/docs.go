@@ -41,7 +41,7 @@ func newSlots(g domain.Game) *slots {
 // game did not declare).
 func (s *slots) path(gameID string, id domain.DocID) (string, error) {
 	if id.Slot == domain.SlotGame {
-		return colGames + "/" + gameID, nil
+		return gamePath(gameID), nil
 	}
 	sl, ok := s.byName[id.Slot]
 	if !ok {
@@ -125,7 +125,8 @@ func (rs *readSet) keepAct(sl *slots, id domain.DocID, data map[string]any) {
 func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs *readSet, reads []domain.Read) error {
 	var locked, snap []*firestore.DocumentRef
 	var lockedIDs, snapIDs []domain.DocID
-	var warmed []warmCopy // the game document, from this instance's copy (warm.go)
+	var warm map[string]any // the game document, from this instance's copy (warm.go)
+	var warmAt time.Time
 	for _, r := range reads {
 		if rs.done[r] {
 			continue
@@ -170,8 +171,7 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 		}
 		if w := rs.warm; w != nil && w.use && r.Snapshot && r.DocID == domain.GameDocID {
 			if data, updated, ok := st.warm.get(p); ok {
-				w.used = true
-				warmed = append(warmed, warmCopy{data, updated})
+				w.used, warm, warmAt = true, data, updated
 				continue
 			}
 		}
@@ -189,9 +189,6 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 		var j json.RawMessage
 		if data != nil {
 			if id == domain.GameDocID {
-				if w := rs.warm; w != nil && snapshot {
-					w.base = maps.Clone(data)
-				}
 				// The platform's log fields stay the platform's: the
 				// game's document JSON, which the game and the checks
 				// decode whole, leaves them out (about half of it).
@@ -234,8 +231,8 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 		}
 		return nil
 	}
-	for _, c := range warmed {
-		if err := take(domain.GameDocID, rs.warm.path, c.data, c.updated, true); err != nil {
+	if warm != nil {
+		if err := take(domain.GameDocID, rs.warm.path, warm, warmAt, true); err != nil {
 			return err
 		}
 	}

@@ -27,6 +27,9 @@ const (
 	docServer      = "server" // games/{id}/private/server: the seed and other secrets
 )
 
+// gamePath is the path of game id's document.
+func gamePath(id string) string { return colGames + "/" + id }
+
 func (s *Store) gameRef(id string) *firestore.DocumentRef {
 	return s.FS.Collection(colGames).Doc(id)
 }

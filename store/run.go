@@ -220,7 +220,7 @@ func (x *execution) run(ctx context.Context, tx txn, now time.Time) (*attempt, e
 	at := &attempt{x: x, tx: tx, rs: newReadSet(), now: now}
 	x.read, x.guarded = at.rs, false
 	if _, batch := tx.(*batchTx); batch && x.warm != nil {
-		at.rs.warm = &warmRead{path: colGames + "/" + x.req.GameID, use: x.warm.use}
+		at.rs.warm = &warmRead{path: gamePath(x.req.GameID), use: x.warm.use}
 	}
 	st := x.st
 	gameID := x.req.GameID
@@ -551,14 +551,14 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 // is dropped, as is one an update the store cannot follow makes.
 func (at *attempt) keepWarm(updates []firestore.Update, guarded bool) {
 	st := at.x.st
-	path := colGames + "/" + at.x.req.GameID
+	path := gamePath(at.x.req.GameID)
 	b, batch := at.tx.(*batchTx)
-	w := at.rs.warm
-	if !batch || !guarded || w == nil || w.base == nil {
+	read := at.rs.old[domain.GameDocID] // the fields read, less the log's (rs.gameLog)
+	if !batch || !guarded || at.rs.warm == nil || read == nil {
 		st.warm.forget(path)
 		return
 	}
-	next, ok := afterCommit(w.base, updates)
+	next, ok := afterCommit(read, at.rs.gameLog, updates)
 	if !ok {
 		st.warm.forget(path)
 		return
@@ -760,7 +760,11 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 	var reply json.RawMessage
 	fast := x.batchable()
 	odds := countsOf[warmOdds](&st.warmOdds, x.key())
-	x.warm = &warmRun{use: odds.worth()}
+	if !odds.unguarded.mostly() {
+		// A type whose runs mostly write elsewhere (a Tile Race
+		// completion) neither takes copies nor keeps them.
+		x.warm = &warmRun{use: odds.worth()}
+	}
 	attempt := func() error {
 		return st.batched(ctx, &fast, x.key(), x.checkWarm(func(ctx context.Context, tx txn) error {
 			reply, x.eagerRecords, x.steps, x.done, x.created = nil, nil, 0, Done{}, false
@@ -834,11 +838,10 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 			if err := at.write(); err != nil {
 				return err
 			}
-			if w, ok := at.change.GameWrite(); ok && w.Create {
-				x.created = true
-			}
-			if w, ok := at.change.GameWrite(); ok && !w.Create {
-				x.guarded = true
+			if w, ok := at.change.GameWrite(); ok {
+				// A game write other than the create is guarded by the
+				// update time of the game document read (writeGame).
+				x.created, x.guarded = w.Create, !w.Create
 			}
 			if at.recorded || at.recordIn {
 				return nil // the game document keeps it (log.go), or a document of the game's (record.go)

@@ -55,7 +55,7 @@ type Store struct {
 	// read or wrote it (projection.go).
 	projCursor passCursorCache
 	// needTx holds, by action ("{kind}/{type}"), how many of its runs asked
-	// for a read only a transaction makes (txn.go, *txNeeds): an action
+	// for a read only a transaction makes (txn.go, txNeedsOf): an action
 	// where most do starts in a transaction.
 	needTx sync.Map
 	// warm holds the game documents this instance last read or committed,

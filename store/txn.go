@@ -157,33 +157,35 @@ func (st *Store) noting(ctx context.Context, locked *atomic.Bool, f func(context
 	}, opts...)
 }
 
-// txNeeds counts an action's runs (by kind/type, in this process) and how
-// many of them made a read only a transaction makes.
-type txNeeds struct{ runs, needed atomic.Int64 }
+// share counts an action type's runs (in this process) and how many of
+// them had some property: for txNeeds, that the run made a read only a
+// transaction makes; for warmOdds (warm.go), that its warm copy was stale,
+// or that it did not write the game document.
+type share struct{ runs, yes atomic.Int64 }
 
-// mostly reports whether most runs of an action needed a transaction. A run
-// started as a batch that needs one pays its reads twice (the batch's, then
-// the transaction's); a run started in a transaction that did not need one
-// pays the transaction's begin: about one round trip either way, so the
-// action starts where most of its runs end. (It was a switch: a CodeBowl
-// move that killed a player, a few in a hundred, made every move of the
-// process pay the begin.)
-func (n *txNeeds) mostly() bool { return 2*n.needed.Load() > n.runs.Load() }
+// mostly reports whether most of the runs had it. For txNeeds: a run
+// started as a batch that needs a transaction pays its reads twice (the
+// batch's, then the transaction's); a run started in a transaction that did
+// not need one pays the transaction's begin: about one round trip either
+// way, so the action starts where most of its runs end. (It was a switch: a
+// CodeBowl move that killed a player, a few in a hundred, made every move of
+// the process pay the begin.)
+func (n *share) mostly() bool { return 2*n.yes.Load() > n.runs.Load() }
 
 // note counts one run; the counts are halved now and then, so an action
 // whose runs change follows them.
-func (n *txNeeds) note(needed bool) {
+func (n *share) note(yes bool) {
 	if n.runs.Add(1) > 1000 {
 		n.runs.Store(n.runs.Load() / 2)
-		n.needed.Store(n.needed.Load() / 2)
+		n.yes.Store(n.yes.Load() / 2)
 	}
-	if needed {
-		n.needed.Add(1)
+	if yes {
+		n.yes.Add(1)
 	}
 }
 
-// txNeedsOf is the counts of action key.
-func (st *Store) txNeedsOf(key string) *txNeeds { return countsOf[txNeeds](&st.needTx, key) }
+// txNeedsOf is how many runs of action key needed a transaction.
+func (st *Store) txNeedsOf(key string) *share { return countsOf[share](&st.needTx, key) }
 
 // countsOf is key's counts in m, made on first use.
 func countsOf[T any](m *sync.Map, key string) *T {
@@ -197,7 +199,7 @@ func countsOf[T any](m *sync.Map, key string) *T {
 // batched runs f as a batch when *fast, and in a transaction otherwise or
 // when f finds it needs one (then *fast becomes false for the runs after).
 // Either way it counts whether the run needed the transaction, which
-// decides where the action's next runs start (txNeeds.mostly).
+// decides where the action's next runs start (txNeedsOf).
 func (st *Store) batched(ctx context.Context, fast *bool, key string, f func(context.Context, txn) error) error {
 	counts := st.txNeedsOf(key)
 	if *fast {

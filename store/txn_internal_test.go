@@ -24,7 +24,7 @@ func TestTxNeeds(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var n txNeeds
+			var n share
 			for _, r := range tc.runs {
 				n.note(r)
 			}
@@ -32,7 +32,7 @@ func TestTxNeeds(t *testing.T) {
 		})
 	}
 	t.Run("the counts follow a change", func(t *testing.T) {
-		var n txNeeds
+		var n share
 		for range 900 {
 			n.note(true)
 		}

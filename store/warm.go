@@ -28,12 +28,12 @@ import (
 // a read finds the copy this instance kept current (nobody else wrote in
 // between), so a game whose players' requests reach two instances pays a
 // stale copy once, not on every action. Whether copies pay is also counted
-// per action type (warmOdds, the same halving
-// counts as txNeeds). A type reads again where most copies were stale —
-// requests of one game spread over many instances — and its fresh reads go
-// on telling whether a copy would have been current; and where most of its
-// runs do not write the game document (a Tile Race completion writes its
-// team, a preview nothing), since each copy it took would be read again.
+// per action type (warmOdds, a share like txNeedsOf's). A type reads again
+// where most copies were stale — requests of one game spread over many
+// instances — and its fresh reads go on telling whether a copy would have
+// been current; and where most of its runs do not write the game document
+// (a Tile Race completion writes its team, a preview nothing), since each
+// copy it took would be read again.
 
 // warmMax bounds the copies an instance keeps (a game document is under
 // 16 KB stored; its copy as fields a few times that); warmTTL drops the
@@ -149,7 +149,7 @@ func (w *warmGames) forget(path string) {
 
 // warmOdds are an action type's counts: how many copies it took were stale,
 // and how many of its runs did not write the game document.
-type warmOdds struct{ stale, unguarded txNeeds }
+type warmOdds struct{ stale, unguarded share }
 
 // worth reports whether the type's next run takes a copy: once a run has
 // shown it writes the game document (a type that never does would pay its
@@ -159,31 +159,24 @@ func (o *warmOdds) worth() bool {
 	return o.unguarded.runs.Load() > 0 && !o.unguarded.mostly() && !o.stale.mostly()
 }
 
-// warmCopy is a game document taken from the copy.
-type warmCopy struct {
-	data    map[string]any
-	updated time.Time
-}
-
 // warmRead is what a read set does with the game document: take the warm
-// copy (use), and keep what it read, for the copy after the commit.
+// copy (use), and tell what it found of it.
 type warmRead struct {
 	path string
 	use  bool
-	// used: the game document came from the copy; base: the document's
-	// fields as read (or taken), before the store split them up.
-	used bool
-	base map[string]any
+	used bool // the game document came from the copy
 	// fresh: a read found the document at the copy's update time (true),
 	// at another (false); nil when no copy was there to compare.
 	fresh *bool
 }
 
 // afterCommit is the document a game update made, as a read would return
-// it: base with updates applied. ok is false when an update is not one
-// asRead can tell the stored form of (then nothing is kept).
-func afterCommit(base map[string]any, updates []firestore.Update) (map[string]any, bool) {
-	next := maps.Clone(base)
+// it: the fields read (with the log fields, which the read set keeps
+// apart) and updates applied. ok is false when an update is not one asRead
+// can tell the stored form of (then nothing is kept).
+func afterCommit(fields, log map[string]any, updates []firestore.Update) (map[string]any, bool) {
+	next := maps.Clone(fields)
+	maps.Copy(next, log)
 	for _, u := range updates {
 		if u.Path == "" || len(u.FieldPath) > 0 {
 			return nil, false
