@@ -109,19 +109,14 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	var bare bareRuns
 	var rollR, rollW, bankR, bankW int64
 	early, seq, docSize, docJSON, maxDoc := 0, 0, 0, 0, 0
-	// Whole matches, create to gameOver: every request's reads and writes
-	// over every request (issue 22: "amortised over a whole game").
-	var wholeR, wholeW, wholeActions, wholeGames int64
-	whole := map[string]int64{} // documents by path shape, whole matches with their effects
+	var whole wholeGames // matches played to their end
 	for match := 0; len(roll)+len(bank) < n; match++ {
-		mr0, mw0 := p.Counts()
-		paths0 := pathsNow(p)
+		since, paths0 := countFrom(p), pathsNow(p)
 		gameID, err := startDashDice(ctx, p, tokens, ids, fmt.Sprint("create-", match))
 		if err != nil {
 			return err
 		}
-		mr1, mw1 := p.Counts()
-		matchR, matchW, matchActions := mr1-mr0, mw1-mw0, int64(3)
+		matchActions := 3 // the create, the join and the start
 		seen, stop := p.Watch(ctx, gameID)
 		doc, _, err := gameDoc(ctx, p, gameID)
 		if err != nil {
@@ -145,7 +140,7 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			}
 			got := time.Now()
 			r1, w1 := p.Counts()
-			matchR, matchW, matchActions = matchR+r1-r0, matchW+w1-w0, matchActions+1
+			matchActions++
 			version := int64(res["version"].(float64))
 			if typ == "roll" {
 				roll = append(roll, got.Sub(sent))
@@ -179,21 +174,8 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		}
 		stop()
 		if state["phase"] == "gameOver" {
-			wholeR, wholeW, wholeActions, wholeGames = wholeR+matchR, wholeW+matchW, wholeActions+matchActions, wholeGames+1
-			// Its end's effects (stats, ledgers, the leaderboard's
-			// projection) run after the reply: wait for them, so the
-			// shapes below hold the whole match and nothing of the next.
-			final, _, err := gameDoc(ctx, p, gameID)
-			if err != nil {
+			if err := whole.game(ctx, p, gameID, matchActions, since, paths0); err != nil {
 				return err
-			}
-			if v, ok := final["version"].(int64); ok {
-				if err := waitApplied(ctx, p, gameID, fmt.Sprintf("%012d", v)); err != nil {
-					return err
-				}
-			}
-			for k, v := range pathsNow(p) {
-				whole[k] += v - paths0[k]
 			}
 		}
 	}
@@ -207,31 +189,7 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	row(out, "  roll response → listener sees it", afterResponse)
 	row(out, "  roll request sent → listener", afterRequest)
 	fmt.Fprintf(out, "  (%d of %d snapshots arrived before the HTTP response)\n", early, len(afterResponse))
-	if wholeGames > 0 {
-		fmt.Fprintf(out, "  whole matches (%d, create to gameOver, %d actions): %.2f reads, %.2f writes per action\n",
-			wholeGames, wholeActions, float64(wholeR)/float64(wholeActions), float64(wholeW)/float64(wholeActions))
-		if len(whole) > 0 {
-			fmt.Fprintf(out, "    per match (%.1f actions), by path, with the effects of its end:\n", float64(wholeActions)/float64(wholeGames))
-			breakdown(out, whole, nil, int(wholeGames))
-			// Documents by who made them, over the same span (to the end's
-			// effects applied).
-			var tick, own struct{ reads, writes int64 }
-			for k, v := range whole {
-				who := &own
-				if tickPath(k) {
-					who = &tick
-				}
-				if strings.HasPrefix(k, "write ") {
-					who.writes += v
-				} else {
-					who.reads += v
-				}
-			}
-			fmt.Fprintf(out, "    the tick's passes while it ran (every 1 s here, every minute in production, for every game at once): %.2f reads, %.2f writes per match; the rest, the match's own: %.3f reads, %.3f writes per action\n",
-				float64(tick.reads)/float64(wholeGames), float64(tick.writes)/float64(wholeGames),
-				float64(own.reads)/float64(wholeActions), float64(own.writes)/float64(wholeActions))
-		}
-	}
+	whole.print(out, "matches")
 	fmt.Fprintf(out, "match document size: %d bytes (Firestore storage size), %d bytes as JSON; the largest seen %d bytes\n", docSize, docJSON, maxDoc)
 	if err := contention(ctx, p, out, tokens, ids); err != nil {
 		return err
@@ -1119,14 +1077,12 @@ func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		st, err := h.play(ctx, id, hexdice.Autoplay{}, 3000, 0)
-		if err != nil {
+		if _, err := h.play(ctx, id, hexdice.Autoplay{}, 3000, 0); err != nil {
 			return err
 		}
-		if st.g.Phase != hexdice.PhaseOver {
-			if st, err = h.state(ctx, id); err != nil {
-				return err
-			}
+		st, err := h.state(ctx, id) // play's last state is from before its last action
+		if err != nil {
+			return err
 		}
 		if st.g.Phase == hexdice.PhaseOver {
 			if err := whole[i].game(ctx, p, id, 2+h.seq-first, since, paths0); err != nil {
@@ -1372,8 +1328,7 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 					stop()
 					return err
 				}
-				l := legal()
-				skip = counted{skip.reads + l.reads, skip.writes + l.writes, skip.ownReads + l.ownReads, skip.ownWrites + l.ownWrites}
+				skip = skip.plus(legal())
 				if moves, _ := res["result"].(map[string]any)["moves"].([]any); len(moves) > 0 {
 					mv, who = moves[(seq*7919)%len(moves)].(map[string]any), id
 				}
@@ -1604,9 +1559,11 @@ func countFrom(p domain.Probe) func() counted {
 }
 
 // tally adds c to the counts of action type typ.
-func tally(counts map[string]counted, typ string, c counted) {
-	t := counts[typ]
-	counts[typ] = counted{t.reads + c.reads, t.writes + c.writes, t.ownReads + c.ownReads, t.ownWrites + c.ownWrites}
+func tally(counts map[string]counted, typ string, c counted) { counts[typ] = counts[typ].plus(c) }
+
+// plus is c and d added up.
+func (c counted) plus(d counted) counted {
+	return counted{c.reads + d.reads, c.writes + d.writes, c.ownReads + d.ownReads, c.ownWrites + d.ownWrites}
 }
 
 // less is c without d (what a window counted besides the actions it is for).
@@ -1620,7 +1577,7 @@ func (c counted) less(d counted) counted {
 type wholeGames struct {
 	games, actions int
 	c              counted
-	writes         map[string]int64 // documents written, by path shape
+	paths          map[string]int64 // documents read and written, by path shape
 }
 
 // game counts game gameID, which took actions actions (its create and join
@@ -1638,16 +1595,15 @@ func (w *wholeGames) game(ctx context.Context, p domain.Probe, gameID string, ac
 		}
 	}
 	got := c()
-	if w.writes == nil {
-		w.writes = map[string]int64{}
+	if w.paths == nil {
+		w.paths = map[string]int64{}
 	}
 	for k, v := range pathsNow(p) {
-		if strings.HasPrefix(k, "write ") && v > paths0[k] {
-			w.writes[k] += v - paths0[k]
+		if v > paths0[k] {
+			w.paths[k] += v - paths0[k]
 		}
 	}
-	w.games, w.actions = w.games+1, w.actions+actions
-	w.c = counted{w.c.reads + got.reads, w.c.writes + got.writes, w.c.ownReads + got.ownReads, w.c.ownWrites + got.ownWrites}
+	w.games, w.actions, w.c = w.games+1, w.actions+actions, w.c.plus(got)
 	return nil
 }
 
@@ -1660,8 +1616,11 @@ func (w wholeGames) print(out io.Writer, what string) {
 	n := float64(w.actions)
 	fmt.Fprintf(out, "whole %s (%d, create to end with the end's effects, %d actions): %.3f reads, %.3f writes per action; its own (the tick's passes left out): %.3f reads, %.3f writes\n",
 		what, w.games, w.actions, float64(w.c.reads)/n, float64(w.c.writes)/n, float64(w.c.ownReads)/n, float64(w.c.ownWrites)/n)
-	fmt.Fprintf(out, "  documents written per game (%.1f actions), by path:\n", n/float64(w.games))
-	breakdown(out, w.writes, nil, w.games)
+	games := float64(w.games)
+	fmt.Fprintf(out, "  documents per game (%.1f actions), by path, with the effects of its end:\n", n/games)
+	breakdown(out, w.paths, nil, w.games)
+	fmt.Fprintf(out, "  of which the tick's passes while it ran (every 1 s here, every minute in production, for every game at once): %.2f reads, %.2f writes per game\n",
+		float64(w.c.reads-w.c.ownReads)/games, float64(w.c.writes-w.c.ownWrites)/games)
 }
 
 // perAction prints counts per action of each type in order (n of them).

@@ -34,8 +34,6 @@ import (
 
 	"cloud.google.com/go/firestore"
 	"google.golang.org/api/option"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/emulator/stack"
@@ -170,38 +168,10 @@ func run(n int, only string, discordLimit, discordBurst int, crowd []int) error 
 	return nil
 }
 
-// bareTransactions runs n read-then-write transactions on one document
-// (loadgen/{name}), which holds pad bytes besides its counter.
+// bareTransactions runs n bare transactions on loadgen/{name}
+// (fsemu.BareTransactions), which holds pad bytes besides its counter.
 func bareTransactions(ctx context.Context, fs *firestore.Client, name string, n, pad int) ([]time.Duration, error) {
-	ref := fs.Collection("loadgen").Doc(name)
-	filler := strings.Repeat("x", pad)
-	var out []time.Duration
-	spurious := 0
-	for i := 0; i < n; i++ {
-		start := time.Now()
-		err := fs.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
-			if _, err := tx.Get(ref); err != nil && !isNotFound(err) {
-				return err
-			}
-			if pad > 0 {
-				return tx.Set(ref, map[string]any{"n": i, "pad": filler})
-			}
-			return tx.Set(ref, map[string]any{"n": i})
-		})
-		// Now and then, while a listener follows the document, the emulator
-		// answers a transaction's RPC with "call already cancelled" though
-		// nothing cancelled it: that sample is taken again, a few times.
-		if status.Code(err) == codes.Canceled && ctx.Err() == nil && spurious < 5 {
-			spurious++
-			i--
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, time.Since(start))
-	}
-	return out, nil
+	return fsemu.BareTransactions(ctx, fs, fs.Collection("loadgen").Doc(name), n, pad)
 }
 
 // rpcTimes prints how long the stack's Firestore RPCs took during a
