@@ -231,8 +231,12 @@ func (p preciseReset) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	if after := rs.Header.Get("X-RateLimit-Reset-After"); after != "" {
 		if s, err := strconv.ParseFloat(after, 64); err == nil && s >= 0 {
-			at := time.Now().Add(time.Duration(s * float64(time.Second)))
-			rs.Header.Set("X-RateLimit-Reset", strconv.FormatFloat(float64(at.UnixNano())/1e9, 'f', 3, 64))
+			// Rounded up, plus a millisecond for disgo's float reading of
+			// the fraction: a send a millisecond late costs nothing, one a
+			// hair early costs a 429.
+			at := time.Now().Add(time.Duration(math.Ceil(s*1e3)+1) * time.Millisecond)
+			ms := (at.UnixNano() + int64(time.Millisecond) - 1) / int64(time.Millisecond)
+			rs.Header.Set("X-RateLimit-Reset", strconv.FormatInt(ms/1e3, 10)+"."+fmt.Sprintf("%03d", ms%1e3))
 			rs.Header.Del("X-RateLimit-Reset-After")
 		}
 	}

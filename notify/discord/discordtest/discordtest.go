@@ -175,6 +175,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-RateLimit-Bucket", "webhook-"+id)
 	h.Set("X-RateLimit-Limit", fmt.Sprint(limit))
 	h.Set("X-RateLimit-Remaining", fmt.Sprint(remaining))
+	// Rounded up to the millisecond, as Discord's own headers must be for
+	// a client that waits them out to never arrive early.
+	resetIn = (resetIn + time.Millisecond - 1).Truncate(time.Millisecond)
 	h.Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", resetIn.Seconds()))
 	h.Set("X-RateLimit-Reset", fmt.Sprintf("%.3f", float64(now.Add(resetIn).UnixNano())/1e9))
 	switch {
