@@ -170,8 +170,11 @@ func splitLog(data map[string]any) map[string]any {
 // strings (firestoreLog), decoded as they are; a document written before
 // holds arrays, which go the long way (logOf).
 func logOfFields(f map[string]any) platformLog {
-	log, lok := stringOrNil(f[fLog])
+	log, lok, err := logText(f[fLog])
 	acts, aok := stringOrNil(f[fActs])
+	if err != nil {
+		return platformLog{}
+	}
 	if !lok || !aok {
 		raw, err := docJSON(f)
 		if err != nil {
@@ -350,16 +353,20 @@ func unwrapJSON(raw json.RawMessage, out any) error {
 	return json.Unmarshal(raw, out)
 }
 
-// decodeSteps decodes steps as Firestore gives them: a JSON string (the game
-// document's log) or an array (a batch's steps; a log written before).
+// decodeSteps decodes steps as Firestore gives them: bytes (the game
+// document's log, deflated), a JSON string (a log written before that) or an
+// array (a batch's steps; a log older still).
 func decodeSteps(v any, out any) error {
-	if s, ok := v.(string); ok {
-		if s == "" {
-			return nil
-		}
-		return json.Unmarshal([]byte(s), out)
+	text, ok, err := logText(v)
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return fromFirestore(v, out)
+	case len(text) == 0:
+		return nil
 	}
-	return fromFirestore(v, out)
+	return json.Unmarshal(text, out)
 }
 
 // actKey is the key of an action in acts: a hash of its actor and action id
@@ -480,37 +487,47 @@ func withAct(acts []actEntry, e actEntry) []actEntry {
 	return out
 }
 
-// logUpdate computes the game document's new log after steps, and the batch
-// to write to the history (nil when none is due). over: the game ends now,
-// so everything goes to the history. rest is the size of the game document
-// besides its log.
-func logUpdate(pl platformLog, steps []logStep, over bool, rest int) (log []logStep, flushed int64, batch []logStep) {
+// logUpdate computes the game document's new log after steps, packed as it
+// is stored (packLog), and the batch to write to the history (nil when none
+// is due). over: the game ends now, so everything goes to the history. rest
+// is the size of the game document besides its log.
+//
+// The log keeps every step not in the history yet, the action's own, and
+// the latest LogKeep; a batch is due every FlushEvery steps, when the game
+// ends, and when the packed log would take the document past DocBudget
+// even without the latest steps already in the history. After a batch the
+// log keeps the action's own steps and of the latest LogKeep those that fit.
+func logUpdate(pl platformLog, steps []logStep, over bool, rest int) (log []logStep, packed []byte, flushed int64, batch []logStep, err error) {
 	all := append(append([]logStep{}, pl.Log...), steps...)
 	sort.SliceStable(all, func(i, j int) bool { return all[i].Seq < all[j].Seq })
-	sizes := make([]int, len(all))
-	for i, s := range all {
-		sizes[i] = stepSize(s)
-	}
 	flushed = pl.Flushed
-	pending := func(i int) bool { return all[i].Seq > flushed && !all[i].Rec } // not in the history yet
+	pending := func(i int) bool { return all[i].Seq > pl.Flushed && !all[i].Rec } // not in the history yet
+	// This action's own steps stay whatever their size: a retry of it gets
+	// its events back from the log (withEvents).
+	own := func(i int) bool { return i >= len(all)-len(steps) }
+	recent := func(i int) bool { return i >= len(all)-LogKeep }
 	var unflushed []logStep
 	for i, s := range all {
 		if pending(i) {
 			unflushed = append(unflushed, s)
 		}
 	}
-	// The document's size if no batch is written now: every step the log
-	// would keep, the latest LogKeep already in the history included (a
-	// 12-player Party Board's steps are large: counting only the unflushed
-	// ones let its document reach 16.6 KB).
-	size := rest
-	keepFrom := len(all) - LogKeep
-	for i := range all {
-		if i >= keepFrom || pending(i) {
-			size += sizes[i]
+	keep := make([]bool, len(all))
+	if due := over || len(unflushed) >= FlushEvery; !due {
+		for i := range all {
+			keep[i] = pending(i) || own(i) || recent(i)
 		}
+		var fits bool
+		log, packed, fits, err = fitLog(all, keep, DocBudget-rest, func(i int) bool { return !pending(i) && !own(i) })
+		if err != nil || fits {
+			return log, packed, flushed, nil, err
+		}
+		// The steps waiting for the history no longer fit: a batch.
 	}
-	if len(unflushed) >= FlushEvery || size >= DocBudget || (over && len(unflushed) > 0) {
+	if n := len(all); n > 0 {
+		flushed = max(flushed, all[n-1].Seq)
+	}
+	if len(unflushed) > 0 {
 		batch = make([]logStep, len(unflushed))
 		for i, s := range unflushed {
 			if f, err := s.full(); err == nil {
@@ -519,44 +536,40 @@ func logUpdate(pl platformLog, steps []logStep, over bool, rest int) (log []logS
 			batch[i] = s
 		}
 	}
-	if over || batch != nil {
-		if n := len(all); n > 0 {
-			flushed = max(flushed, all[n-1].Seq)
-		}
-	}
-	// The log keeps every step not in the history, and of the latest
-	// LogKeep the ones that fit in the budget, newest first: a few large
-	// steps (a 12-player mini-game's) alone could take the document past
-	// 16 KB. A listener that misses them finds them in the history.
-	room := DocBudget - rest
-	keep := make([]bool, len(all))
 	for i := range all {
-		// This action's own steps stay whatever their size: a retry of it
-		// gets its events back from the log (withEvents).
-		if pending(i) || i >= len(all)-len(steps) {
-			keep[i] = true
-			room -= sizes[i]
+		keep[i] = own(i) || recent(i)
+	}
+	log, packed, _, err = fitLog(all, keep, DocBudget-rest, func(i int) bool { return !own(i) })
+	return log, packed, flushed, batch, err
+}
+
+// fitLog packs the steps of all that keep marks, dropping the oldest of
+// those it may drop until the packed log takes at most room bytes: false
+// when it still does not fit with all of them dropped. A log fits at the
+// first try but for a batch's action: packed once per action.
+func fitLog(all []logStep, keep []bool, room int, may func(i int) bool) ([]logStep, []byte, bool, error) {
+	for {
+		log := []logStep{}
+		for i, s := range all {
+			if keep[i] {
+				log = append(log, s)
+			}
+		}
+		packed, err := packLog(log)
+		if err != nil || len(packed) <= room {
+			return log, packed, err == nil, err
+		}
+		dropped := false
+		for i := range all {
+			if keep[i] && may(i) {
+				keep[i], dropped = false, true
+				break
+			}
+		}
+		if !dropped {
+			return log, packed, false, nil
 		}
 	}
-	for i := len(all) - 1; i >= 0 && i >= keepFrom; i-- {
-		if keep[i] {
-			continue
-		}
-		if sizes[i] > room {
-			break
-		}
-		keep[i] = true
-		room -= sizes[i]
-	}
-	for i, s := range all {
-		if keep[i] {
-			log = append(log, s)
-		}
-	}
-	if log == nil {
-		log = []logStep{}
-	}
-	return log, flushed, batch
 }
 
 // stepOf is a versioned step as the log keeps it.
@@ -826,17 +839,6 @@ func restOf(state json.RawMessage, pl platformLog) int {
 		n += len(b) + 300
 	}
 	return n
-}
-
-// stepSize is what a step takes in the log (its JSON; the log is stored as
-// one JSON string). Estimating it from its events alone let a 12-player
-// Party Board's document reach 16 KB.
-func stepSize(s logStep) int {
-	b, err := stepJSON(s)
-	if err != nil {
-		return len(s.Events) + len(s.P) + 200
-	}
-	return len(b)
 }
 
 // recall is what a retry of a recent action gets: e.recorded, or for an

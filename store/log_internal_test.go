@@ -1,7 +1,10 @@
 package store
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -9,54 +12,122 @@ import (
 )
 
 // TestLogUpdateBudget: the log keeps what is not in the history and the
-// action's own steps, and of the latest LogKeep only what fits in DocBudget,
-// newest first, counting each step's JSON (large steps, as a 12-player Party
-// Board's, once took the game document to 16.6 KB).
+// action's own steps, and of the latest LogKeep only what fits in DocBudget
+// packed (deflated, as it is stored), newest first; a batch is due when
+// what waits for the history no longer fits, every FlushEvery steps, and
+// at the game's end. Events of noise, which deflate does not shrink.
 func TestLogUpdateBudget(t *testing.T) {
 	step := func(seq int64, bytes int) logStep {
-		ev, _ := json.Marshal([]map[string]string{{"type": "x", "data": strings.Repeat("a", bytes)}})
+		ev, _ := json.Marshal([]map[string]string{{"type": "x", "data": noise(seq, bytes)}})
 		return logStep{Seq: seq, Type: "roll", Actor: map[string]any{"id": "p"}, Events: ev}
 	}
-	size := func(log []logStep) int {
-		n := 0
-		for _, s := range log {
-			n += stepSize(s)
+	steps := func(from, n int64, bytes int) []logStep {
+		var out []logStep
+		for i := range n {
+			out = append(out, step(from+i, bytes))
 		}
-		return n
+		return out
 	}
 	const rest = 6000
 	tests := []struct {
 		name      string
-		flushed   []logStep // in the log, already in the history
+		log       []logStep // in the log
+		flushed   int64     // the last of them in the history
 		next      logStep   // the action's step
+		over      bool
 		wantBatch bool
+		wantLen   int // 0: not checked
 	}{
-		{"small steps: the last LogKeep stay", []logStep{step(1, 100), step(2, 100), step(3, 100), step(4, 100), step(5, 100), step(6, 100)}, step(7, 100), false},
-		{"large flushed steps: only those that fit", []logStep{step(1, 1800), step(2, 1800), step(3, 1800), step(4, 1800), step(5, 1800)}, step(6, 1800), true},
-		{"an action's own step larger than the room stays", []logStep{step(1, 1800)}, step(2, 9000), true},
+		{name: "small steps: the last LogKeep stay", log: steps(1, 6, 100), flushed: 6, next: step(7, 100), wantLen: LogKeep},
+		{name: "large flushed steps: the newest that fit, no batch", log: steps(1, 5, 1800), flushed: 5, next: step(6, 1800)},
+		{name: "an action's own step larger than the room stays", log: steps(1, 1, 1800), flushed: 1, next: step(2, 12000), wantBatch: true, wantLen: 1},
+		{name: "steps waiting for the history that no longer fit", log: steps(1, 6, 1800), flushed: 0, next: step(7, 1800), wantBatch: true},
+		{name: "every FlushEvery steps", log: steps(1, FlushEvery-1, 20), flushed: 0, next: step(FlushEvery, 20), wantBatch: true, wantLen: LogKeep},
+		{name: "one short of FlushEvery", log: steps(1, FlushEvery-2, 20), flushed: 0, next: step(FlushEvery-1, 20), wantLen: FlushEvery - 1},
+		{name: "the game's end", log: steps(1, 3, 20), flushed: 0, next: step(4, 20), over: true, wantBatch: true, wantLen: 4},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			pl := platformLog{Log: tc.flushed, Flushed: tc.flushed[len(tc.flushed)-1].Seq}
-			log, _, batch := logUpdate(pl, []logStep{tc.next}, false, rest)
+			pl := platformLog{Log: tc.log, Flushed: tc.flushed}
+			log, packed, flushed, batch, err := logUpdate(pl, []logStep{tc.next}, tc.over, rest)
+			require.NoError(t, err)
 			require.Equal(t, tc.wantBatch, batch != nil, "batch")
 			require.Equal(t, tc.next.Seq, log[len(log)-1].Seq, "the action's own step is kept")
-			require.LessOrEqual(t, len(log), LogKeep)
-			if stepSize(tc.next) <= DocBudget-rest {
-				require.LessOrEqual(t, rest+size(log), DocBudget, "within the budget")
+			want, err := packLog(log)
+			require.NoError(t, err)
+			require.Equal(t, want, packed, "the log as it is stored")
+			if alone, _ := packLog([]logStep{tc.next}); rest+len(alone) <= DocBudget {
+				require.LessOrEqual(t, rest+len(packed), DocBudget, "within the budget")
 			}
 			for i := 1; i < len(log); i++ {
 				require.Less(t, log[i-1].Seq, log[i].Seq, "in order")
 			}
-			if tc.name == "small steps: the last LogKeep stay" {
-				require.Len(t, log, LogKeep, "the last 6 steps, the new one among them")
+			if tc.wantLen > 0 {
+				require.Len(t, log, tc.wantLen)
 			}
-			if tc.name == "large flushed steps: only those that fit" {
+			if batch != nil {
+				require.Equal(t, tc.next.Seq, flushed, "everything is in the history after a batch")
+				require.Equal(t, tc.flushed+1, batch[0].Seq, "the batch starts after what was in the history")
+				require.Equal(t, tc.next.Seq, batch[len(batch)-1].Seq)
+			} else {
+				require.Equal(t, tc.flushed, flushed)
+				for _, s := range append(tc.log, tc.next) {
+					if s.Seq > tc.flushed {
+						require.Contains(t, log, s, "step %d waits for the history in the log", s.Seq)
+					}
+				}
+			}
+			if tc.name == "large flushed steps: the newest that fit, no batch" {
 				require.Less(t, len(log), LogKeep, "some of the last 6 dropped")
 				require.Greater(t, len(log), 1, "the newest flushed ones kept")
+				require.Equal(t, tc.log[len(tc.log)-1].Seq, log[len(log)-2].Seq, "the newest one first")
 			}
 		})
 	}
+}
+
+// noise is n bytes of text that deflate cannot shrink much (base64 of a
+// hash chain from seed).
+func noise(seed int64, n int) string {
+	var b strings.Builder
+	sum := sha256.Sum256([]byte(strconv.FormatInt(seed, 10)))
+	for b.Len() < n {
+		b.WriteString(base64.StdEncoding.EncodeToString(sum[:]))
+		sum = sha256.Sum256(sum[:])
+	}
+	return b.String()[:n]
+}
+
+// A log packed and read back is the same steps, each with its JSON; a log
+// stored as a JSON string (before logs were deflated) reads the same.
+func TestLogPacked(t *testing.T) {
+	pl := logOf(testLogDoc(t, 12))
+	packed, err := packLog(pl.Log)
+	require.NoError(t, err)
+	text, err := firestoreLog(pl.Log)
+	require.NoError(t, err)
+	require.Less(t, len(packed)*3, len(text), "deflated to under a third")
+	fromBytes := logOfFields(map[string]any{fLog: packed, fActs: "[]", fLogFlushed: int64(8)})
+	fromText := logOfFields(map[string]any{fLog: text, fActs: "[]", fLogFlushed: int64(8)})
+	require.Len(t, fromBytes.Log, 12)
+	for i := range pl.Log {
+		require.Equal(t, string(pl.Log[i].raw), string(fromBytes.Log[i].raw), "step %d", i)
+		require.Equal(t, string(pl.Log[i].raw), string(fromText.Log[i].raw), "step %d", i)
+	}
+	got, err := LogText(packed)
+	require.NoError(t, err)
+	require.Equal(t, text, got)
+	var steps []logStep
+	require.NoError(t, decodeSteps(packed, &steps))
+	require.Len(t, steps, 12)
+
+	_, err = LogText([]byte("not deflate"))
+	require.Error(t, err)
+	require.Empty(t, logOfFields(map[string]any{fLog: []byte("not deflate"), fActs: "[]"}).Log, "a log it cannot read is no log")
+	bomb, err := deflate(make([]byte, maxLogText+10))
+	require.NoError(t, err)
+	_, err = LogText(bomb)
+	require.Error(t, err, "a log that inflates past its bound")
 }
 
 // testLogDoc is a game document's JSON whose log holds n steps of a
@@ -91,7 +162,9 @@ func TestLogKeepsItsStepsJSON(t *testing.T) {
 		require.NotEmpty(t, f.Events, "step %d decodes whole", i)
 		b, err := json.Marshal(f)
 		require.NoError(t, err)
-		require.Equal(t, len(b), stepSize(s), "step %d: its size is its JSON's", i)
+		stored, err := stepJSON(s)
+		require.NoError(t, err)
+		require.Equal(t, string(b), string(stored), "step %d: written again as it was read", i)
 		f.raw = nil
 		fresh[i] = f
 	}
@@ -104,17 +177,25 @@ func TestLogKeepsItsStepsJSON(t *testing.T) {
 }
 
 // BenchmarkLogRoundTrip is what every action of a one-document game does
-// with the game document's log: decode it, add its step, fit the budget and
-// encode the log again.
+// with the game document's log: inflate and decode it, add its step, fit
+// the budget and encode and deflate the log again.
 func BenchmarkLogRoundTrip(b *testing.B) {
 	doc := testLogDoc(b, 32)
 	ev, _ := json.Marshal([]map[string]any{{"type": "rolled", "player": "p-ann"}})
 	next := []logStep{{Seq: 33, Type: "roll", Actor: map[string]any{"id": "p-ann"}, Events: ev}}
+	var fields map[string]any
+	if err := json.Unmarshal(doc, &fields); err != nil {
+		b.Fatal(err)
+	}
+	packed, err := packLog(logOf(doc).Log)
+	if err != nil {
+		b.Fatal(err)
+	}
+	stored := map[string]any{fLog: packed, fActs: fields[fActs], fLogFlushed: int64(28)}
 	b.ReportAllocs()
 	for b.Loop() {
-		pl := logOf(doc)
-		log, _, _ := logUpdate(pl, next, false, 6000)
-		if _, err := firestoreLog(log); err != nil {
+		pl := logOfFields(stored)
+		if _, _, _, _, err := logUpdate(pl, next, false, 6000); err != nil {
 			b.Fatal(err)
 		}
 	}

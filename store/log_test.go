@@ -50,6 +50,13 @@ func TestActionWritesOneDocument(t *testing.T) {
 	require.NoError(t, err)
 	log := logSteps(t, doc["log"])
 	require.Len(t, log, 2, "the join and the roll are in the game document")
+	raw, err := f.st.FS.Collection("games").Doc(id).Get(context.Background())
+	require.NoError(t, err)
+	stored, ok := raw.Data()["log"].([]byte)
+	require.True(t, ok, "the log is stored as bytes, got %T", raw.Data()["log"])
+	text, err := store.LogText(stored)
+	require.NoError(t, err)
+	require.Less(t, len(stored), len(text), "deflated")
 	require.Equal(t, "roll", log[1]["type"])
 
 	win(t, f, id)
@@ -154,7 +161,7 @@ func TestRetriedCreate(t *testing.T) {
 func logSteps(t *testing.T, v any) []map[string]any {
 	t.Helper()
 	s, ok := v.(string)
-	require.True(t, ok, "the log is stored as a JSON string, got %T", v)
+	require.True(t, ok, "a game document read through the store has its log as JSON text (store.Unpacked), got %T", v)
 	var out []map[string]any
 	require.NoError(t, json.Unmarshal([]byte(s), &out))
 	return out

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/meeple-games/meeple/domain"
@@ -96,8 +97,19 @@ func fieldJSON(data map[string]any, name string) (json.RawMessage, error) {
 // would have held them as fields: whole numbers int64, other numbers
 // float64, objects map[string]any. For tests and tools that look into
 // documents directly; a document without packed fields is returned as it is.
+//
+// A deflated log (logpack.go) comes back as the JSON text it holds, as a log
+// was stored before logs were deflated.
 func Unpacked(data map[string]any) (map[string]any, error) {
 	out := unpacked(data)
+	if b, ok := out[fLog].([]byte); ok {
+		text, err := LogText(b)
+		if err != nil {
+			return nil, err
+		}
+		out = maps.Clone(out) // unpacked may return data itself
+		out[fLog] = text
+	}
 	for name, v := range out {
 		raw, ok := v.(json.RawMessage)
 		if !ok {

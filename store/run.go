@@ -444,7 +444,10 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	if err != nil {
 		return err
 	}
-	log, flushed, batch := logUpdate(pl, steps, over, restOf(state, pl))
+	_, packed, flushed, batch, err := logUpdate(pl, steps, over, restOf(state, pl))
+	if err != nil {
+		return err
+	}
 	var carried map[string]any // the last batch, in the last record
 	switch {
 	case batch != nil && over && len(recs) > 0:
@@ -467,11 +470,7 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 			return err
 		}
 	}
-	fsLog, err := firestoreLog(log)
-	if err != nil {
-		return err
-	}
-	extra := map[string]any{fLog: fsLog, fLogFlushed: flushed}
+	extra := map[string]any{fLog: packed, fLogFlushed: flushed}
 	// The action's key and reply go into the game document, which anyone
 	// may read, only when the action changed nothing else: its reply then
 	// tells no more than the game document does. A create (its reply has

@@ -208,6 +208,8 @@ func asRead(v any) (any, bool) {
 		return int64(t), true
 	case time.Time:
 		return t.UTC().Truncate(time.Microsecond), true
+	case []byte: // the log (logpack.go)
+		return append([]byte{}, t...), true
 	case []string:
 		out := make([]any, len(t))
 		for i, s := range t {

@@ -30,7 +30,7 @@ import (
 // purpose, in the same change as docs/web.md's figure.
 const (
 	budgetJS       = 700_000 // measured 612,000 in 17 chunks (460 KB Firebase, 70 KB Auth chunk, pages 3–20 KB each)
-	budgetJSGzip   = 215_000 // measured 193,000
+	budgetJSGzip   = 220_000 // measured 193,000; 213,300 before the log's inflater (fflate's inflate, 2.1 KB gzip: docs/web.md), 215,500 with it
 	budgetCSS      = 11_500  // measured 10,392 (index 3.9 KB, boards 6.5 KB: the fog and the game pages)
 	budgetPageGzip = 165_000 // measured ≤ 150,000 (the largest page, with the Firebase chunk)
 	budgetSignin   = 12_000  // measured 5,000 gzip: entry + sign-in chunk

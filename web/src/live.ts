@@ -1,7 +1,8 @@
 // Live reads: listeners on a game's document and its event log. Listener
 // errors (a rule that refuses, a lost emulator) go to onError, to be shown.
 
-import { collection, doc, getDoc, onSnapshot, orderBy, query, Timestamp, type Unsubscribe } from "firebase/firestore";
+import { Bytes, collection, doc, getDoc, onSnapshot, orderBy, query, Timestamp, type Unsubscribe } from "firebase/firestore";
+import { inflateSync, strFromU8 } from "fflate";
 import type { Session } from "./api";
 import { firestoreFor, unpack } from "./firebase";
 import { h, replace } from "./ui";
@@ -141,19 +142,19 @@ export function seqID(seq: number): string {
 }
 
 /**
- * logSteps reads the game document's log: one JSON string of steps (cheaper
- * for the server to rewrite on every action than as many maps), or an array
- * in a document written before.
+ * logSteps reads the game document's log: the JSON text of its steps,
+ * deflated (raw RFC 1951), as Firestore bytes; a JSON string or an array in
+ * a document written before logs were deflated. Inflated synchronously, so
+ * each snapshot's steps are merged in the order the snapshots came.
  */
 export function logSteps(v: unknown): LogStep[] {
-  if (typeof v === "string") {
-    try {
-      return JSON.parse(v) as LogStep[];
-    } catch {
-      return [];
-    }
+  try {
+    if (v instanceof Bytes) v = strFromU8(inflateSync(v.toUint8Array()));
+    if (typeof v === "string") return JSON.parse(v) as LogStep[];
+  } catch {
+    return [];
   }
-  return (v ?? []) as LogStep[];
+  return Array.isArray(v) ? (v as LogStep[]) : [];
 }
 
 function stepRecord(st: LogStep): EventRecord {
