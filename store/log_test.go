@@ -201,3 +201,48 @@ func TestCreateWithATakenRoomCode(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, reply.GameID, free.Data()["gameId"])
 }
+
+// TestLogWrittenBeforeDeflate: a game document whose log an older release
+// stored as JSON text still plays: a retry of an action in it gets its first
+// reply, events included, and the next action's write deflates the log with
+// every step kept.
+func TestLogWrittenBeforeDeflate(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	id := f.game(t, map[string]any{"target": 100})
+	first, err := f.run(t, ann, id, "r1", "roll", nil)
+	require.NoError(t, err)
+	require.NotEmpty(t, first.Events)
+
+	ref := f.st.FS.Collection("games").Doc(id)
+	snap, err := ref.Get(ctx)
+	require.NoError(t, err)
+	old := snap.Data()
+	text, err := store.LogText(old["log"])
+	require.NoError(t, err)
+	old["log"] = text
+	_, err = ref.Set(ctx, old)
+	require.NoError(t, err)
+
+	again, err := f.run(t, ann, id, "r1", "roll", nil)
+	require.NoError(t, err, "a retry, its reply in a log stored as text")
+	require.Equal(t, first, again)
+
+	g, _ := state(t, f, id)
+	who := ann
+	if g.Players[g.Current] == bob.ID {
+		who = bob
+	}
+	_, err = f.run(t, who, id, "r2", "roll", nil)
+	require.NoError(t, err)
+	snap, err = ref.Get(ctx)
+	require.NoError(t, err)
+	require.IsType(t, []byte{}, snap.Data()["log"], "the next write deflates the log")
+	doc, err := f.st.GameDoc(ctx, id)
+	require.NoError(t, err)
+	var seqs []any
+	for _, s := range logSteps(t, doc["log"]) {
+		seqs = append(seqs, s["seq"])
+	}
+	require.Equal(t, []any{float64(1), float64(2), float64(3)}, seqs, "the join, r1 and r2, none lost")
+}
