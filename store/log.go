@@ -170,8 +170,16 @@ func splitLog(data map[string]any) map[string]any {
 // strings (firestoreLog), decoded as they are; a document written before
 // holds arrays, which go the long way (logOf).
 func logOfFields(f map[string]any) platformLog {
-	log, lok, err := logText(f[fLog])
 	acts, aok := stringOrNil(f[fActs])
+	if b, ok := f[fLog].([]byte); ok && aok {
+		if steps, ok := packedLogs.get(b); ok {
+			pl := platformLog{Log: steps}
+			pl.Flushed, _ = f[fLogFlushed].(int64)
+			_ = unwrapJSON(json.RawMessage(acts), &pl.Acts)
+			return pl
+		}
+	}
+	log, lok, err := logText(f[fLog])
 	if err != nil {
 		return platformLog{}
 	}

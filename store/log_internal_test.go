@@ -1,6 +1,8 @@
 package store
 
 import (
+	"bytes"
+	"compress/flate"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -107,12 +109,32 @@ func TestLogPacked(t *testing.T) {
 	text, err := firestoreLog(pl.Log)
 	require.NoError(t, err)
 	require.Less(t, len(packed)*3, len(text), "deflated to under a third")
-	fromBytes := logOfFields(map[string]any{fLog: packed, fActs: "[]", fLogFlushed: int64(8)})
-	fromText := logOfFields(map[string]any{fLog: text, fActs: "[]", fLogFlushed: int64(8)})
-	require.Len(t, fromBytes.Log, 12)
-	for i := range pl.Log {
-		require.Equal(t, string(pl.Log[i].raw), string(fromBytes.Log[i].raw), "step %d", i)
-		require.Equal(t, string(pl.Log[i].raw), string(fromText.Log[i].raw), "step %d", i)
+	// Packed by another writer (level 9: other bytes, which this process
+	// did not pack): inflated and split.
+	var other bytes.Buffer
+	w, err := flate.NewWriter(&other, flate.BestCompression)
+	require.NoError(t, err)
+	_, err = w.Write([]byte(text))
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	_, memo := packedLogs.get(other.Bytes())
+	require.False(t, memo)
+	fields := func(log any) map[string]any {
+		return map[string]any{fLog: log, fActs: `[{"k":"key","h":"hash","v":3}]`, fLogFlushed: int64(8)}
+	}
+	for name, got := range map[string]platformLog{
+		"packed here (remembered)": logOfFields(fields(packed)),
+		"packed elsewhere":         logOfFields(fields(other.Bytes())),
+		"as text":                  logOfFields(fields(text)),
+	} {
+		require.Len(t, got.Log, 12, name)
+		for i := range pl.Log {
+			require.Equal(t, string(pl.Log[i].raw), string(got.Log[i].raw), "%s: step %d", name, i)
+			require.Equal(t, pl.Log[i].Seq, got.Log[i].Seq, "%s: step %d", name, i)
+			require.Equal(t, pl.Log[i].Rec, got.Log[i].Rec, "%s: step %d", name, i)
+		}
+		require.Equal(t, int64(8), got.Flushed, name)
+		require.Equal(t, []actEntry{{Key: "key", Hash: "hash", Version: 3}}, got.Acts, name)
 	}
 	got, err := LogText(packed)
 	require.NoError(t, err)
