@@ -134,9 +134,9 @@ type platformLog struct {
 	Acts    []actEntry `json:"acts"`
 }
 
-// logOf decodes the log fields of a game document as read (zero when absent).
-// The log and acts are stored as JSON strings (firestoreLog); a game document
-// written before that holds them as arrays, which decode too.
+// logOf decodes the log fields of a game document's JSON (zero when absent):
+// the log as JSON text or as an array, as documents written before the log
+// was deflated hold it (logOfFields reads the fields as Firestore gives them).
 func logOf(raw json.RawMessage) platformLog {
 	var pl platformLog
 	if raw == nil {
@@ -166,9 +166,10 @@ func splitLog(data map[string]any) map[string]any {
 	return out
 }
 
-// logOfFields decodes the log fields splitLog took out. They are JSON
-// strings (firestoreLog), decoded as they are; a document written before
-// holds arrays, which go the long way (logOf).
+// logOfFields decodes the log fields splitLog took out: the log deflated
+// (packLog; the steps of a log this process packed come from packedLogs) or
+// a JSON string, acts a JSON string; a document written before holds
+// arrays, which go the long way (logOf).
 func logOfFields(f map[string]any) platformLog {
 	acts, aok := stringOrNil(f[fActs])
 	if b, ok := f[fLog].([]byte); ok && aok {
@@ -629,14 +630,16 @@ func firestoreSteps(steps []logStep) ([]any, error) {
 	return out, nil
 }
 
-// firestoreLog is the game document's log as it stores it: one JSON string
-// (times in RFC 3339). The document is rewritten by every action, and a
-// string is one value where the same steps as maps are hundreds, each
-// encoded by the client and indexed by the emulator (production exempts
-// the field, firestore.indexes.json): measured on the emulator, a commit of
-// a 40-step log took 17.5 ms as maps and 6.5–9.5 ms as a string.
-func firestoreLog(steps []logStep) (string, error) {
-	var b strings.Builder
+// logJSON is the text of the game document's log: its steps' JSON array
+// (times in RFC 3339), which packLog deflates, and the steps as reading that
+// text back gives them (seq, rec and their JSON). One value where the same
+// steps as maps are hundreds, each encoded by the client and indexed by the
+// emulator (production exempts the field, firestore.indexes.json):
+// measured on the emulator, a commit of a 40-step log took 17.5 ms as maps
+// and 6.5–9.5 ms as one string.
+func logJSON(steps []logStep) ([]byte, []logStep, error) {
+	var b bytes.Buffer
+	read := make([]logStep, len(steps))
 	b.WriteByte('[')
 	for i, s := range steps {
 		if i > 0 {
@@ -644,12 +647,13 @@ func firestoreLog(steps []logStep) (string, error) {
 		}
 		j, err := stepJSON(s)
 		if err != nil {
-			return "", err
+			return nil, nil, err
 		}
 		b.Write(j)
+		read[i] = logStep{Seq: s.Seq, Rec: s.Rec, raw: j}
 	}
 	b.WriteByte(']')
-	return b.String(), nil
+	return b.Bytes(), read, nil
 }
 
 // full is s with every field, decoded from its JSON when it was read from
@@ -675,7 +679,7 @@ func stepJSON(s logStep) ([]byte, error) {
 }
 
 // firestoreActs is acts as the game document stores it: one JSON string, like
-// the log (firestoreLog).
+// the log before it was deflated (logJSON).
 func firestoreActs(acts []actEntry) string {
 	if acts == nil {
 		acts = []actEntry{}

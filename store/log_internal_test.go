@@ -106,7 +106,7 @@ func TestLogPacked(t *testing.T) {
 	pl := logOf(testLogDoc(t, 12))
 	packed, err := packLog(pl.Log)
 	require.NoError(t, err)
-	text, err := firestoreLog(pl.Log)
+	text, err := testLogText(pl.Log)
 	require.NoError(t, err)
 	require.Less(t, len(packed)*3, len(text), "deflated to under a third")
 	// Packed by another writer (level 9: other bytes, which this process
@@ -153,7 +153,7 @@ func TestLogPacked(t *testing.T) {
 }
 
 // testLogDoc is a game document's JSON whose log holds n steps of a
-// DashDice-sized event each, as firestoreLog stores them.
+// DashDice-sized event each, as testLogText stores them.
 func testLogDoc(t testing.TB, n int) json.RawMessage {
 	t.Helper()
 	var steps []logStep
@@ -161,7 +161,7 @@ func testLogDoc(t testing.TB, n int) json.RawMessage {
 		ev, _ := json.Marshal([]map[string]any{{"type": "rolled", "player": "p-ann", "data": map[string]any{"dice": []int{3, 5}, "score": i, "words": "Ann rolled 3 and 5"}}})
 		steps = append(steps, logStep{Seq: int64(i), Type: "roll", ActionID: "a" + strings.Repeat("x", i%5), Actor: map[string]any{"id": "p-ann", "name": "Ann", "role": "guest"}, Events: ev, P: `{"hold":[1]}`})
 	}
-	log, err := firestoreLog(steps)
+	log, err := testLogText(steps)
 	require.NoError(t, err)
 	doc, err := json.Marshal(map[string]any{"state": map[string]any{"turn": 3}, fLog: log, fLogFlushed: n - 4, fActs: "[]"})
 	require.NoError(t, err)
@@ -190,9 +190,9 @@ func TestLogKeepsItsStepsJSON(t *testing.T) {
 		f.raw = nil
 		fresh[i] = f
 	}
-	got, err := firestoreLog(pl.Log)
+	got, err := testLogText(pl.Log)
 	require.NoError(t, err)
-	want, err := firestoreLog(fresh)
+	want, err := testLogText(fresh)
 	require.NoError(t, err)
 	require.Equal(t, want, got, "the log written again is the steps encoded anew")
 	require.True(t, json.Valid([]byte(got)))
@@ -345,4 +345,11 @@ func TestSplitArray(t *testing.T) {
 		require.True(t, ok)
 		require.Equal(t, want, got)
 	})
+}
+
+// testLogText is steps' log as JSON text, as a log was stored before it was
+// deflated.
+func testLogText(steps []logStep) (string, error) {
+	text, _, err := logJSON(steps)
+	return string(text), err
 }

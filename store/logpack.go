@@ -38,25 +38,14 @@ var deflaters = sync.Pool{New: func() any {
 var inflaters = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
 
 // packLog is steps as the game document stores them: their JSON array
-// (firestoreLog), deflated. It remembers the steps by what it made of them
+// (logJSON), deflated. It remembers the steps by what it made of them
 // (packedLogs), as reading the log back gives them.
 func packLog(steps []logStep) ([]byte, error) {
-	var text bytes.Buffer
-	read := make([]logStep, len(steps))
-	text.WriteByte('[')
-	for i, s := range steps {
-		if i > 0 {
-			text.WriteByte(',')
-		}
-		j, err := stepJSON(s)
-		if err != nil {
-			return nil, err
-		}
-		text.Write(j)
-		read[i] = logStep{Seq: s.Seq, Rec: s.Rec, raw: j}
+	text, read, err := logJSON(steps)
+	if err != nil {
+		return nil, err
 	}
-	text.WriteByte(']')
-	packed, err := deflate(text.Bytes())
+	packed, err := deflate(text)
 	if err == nil {
 		packedLogs.put(packed, read)
 	}
