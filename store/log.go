@@ -26,8 +26,9 @@ import (
 //     request and the version it made, in "acts" (the last ActKeep actions;
 //     the reply itself for the last ReplyKeep), so a retry finds the first
 //     reply without an action record;
-//   - its steps' events: each versioned step in "log", which a client's one
-//     listener on the game document already receives. The log keeps every
+//   - its steps' events: each versioned step in "log" (deflated JSON,
+//     logpack.go), which a client's one listener on the game document
+//     already receives. The log keeps every
 //     step not yet written to the history, the action's own, and of the last
 //     LogKeep those that fit in DocBudget; every
 //     FlushEvery steps, and when the game ends, the steps not yet written go
@@ -53,11 +54,12 @@ const (
 	LogKeep = 6
 	// FlushEvery is how many steps not yet in the history make a batch, at
 	// most. A batch is also written, earlier, when the steps not yet in the
-	// history would take the game document past DocBudget bytes (as JSON):
-	// a game with a small state and small events writes a batch every
-	// FlushEvery steps, one with a large state (a 12-player Party Board) as
-	// often as its room in the document allows. Firestore's own limit is
-	// 1 MiB; the budget keeps every listener's snapshot small.
+	// history would take the game document past DocBudget bytes (the
+	// state's and the recent actions' JSON, the log as stored: deflated,
+	// logpack.go). Since the log is deflated every game the load generator
+	// plays, a 12-player Party Board included, batches every FlushEvery
+	// steps. Firestore's own limit is 1 MiB; the budget keeps every
+	// listener's snapshot small.
 	FlushEvery = 32
 	DocBudget  = 14000
 	// ActKeep is how many of the latest actions a retry is recognised
