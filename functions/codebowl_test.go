@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +16,6 @@ import (
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/domain/codebowl"
 	"github.com/meeple-games/meeple/store"
-	"github.com/meeple-games/meeple/store/storetest"
 	"github.com/meeple-games/meeple/triggers"
 )
 
@@ -119,10 +117,7 @@ func (s *stack) cbMatchOf(host, joiner player, hostTeam, joinTeam string, opts m
 func TestCodeBowlEndToEnd(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
-	src, err := os.ReadFile("../firestore.rules")
-	require.NoError(t, err)
-	project := projectOf(s)
-	require.NoError(t, storetest.Admin(project).LoadRules(string(src)))
+	project := rulesLoaded(t, s)
 	ann, ben := s.cbCoach("cb_ann"), s.cbCoach("cb_ben")
 	eve := s.guest("Eve")
 	reds := s.cbTeam(ann, "t1", cbSpec("Reds", 6, 3, 3))

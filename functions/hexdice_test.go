@@ -338,6 +338,14 @@ func TestHexDiceDisconnectForfeit(t *testing.T) {
 // the project's security rules applied. An empty uid reads anonymously.
 func restGet(t *testing.T, project, uid, path string) int {
 	t.Helper()
+	code, _ := restDoc(t, project, uid, path)
+	return code
+}
+
+// restDoc reads a document through the emulator's REST API as uid ("" for
+// no sign-in), under the real rules: the status and the body.
+func restDoc(t *testing.T, project, uid, path string) (int, []byte) {
+	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, "http://"+storetest.EmulatorHost()+"/v1/projects/"+project+"/databases/(default)/documents/"+path, nil)
 	require.NoError(t, err)
 	if uid != "" {
@@ -352,8 +360,21 @@ func restGet(t *testing.T, project, uid, path string) int {
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, resp.Body)
-	return resp.StatusCode
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, body
+}
+
+// rulesLoaded loads ../firestore.rules into the emulator project of the
+// stack's store, so a test's REST reads (restDoc) meet the real rules, and
+// returns the project.
+func rulesLoaded(t *testing.T, s *stack) string {
+	t.Helper()
+	src, err := os.ReadFile("../firestore.rules")
+	require.NoError(t, err)
+	project := projectOf(s)
+	require.NoError(t, storetest.Admin(project).LoadRules(string(src)))
+	return project
 }
 
 // projectOf is the emulator project the stack's store writes to.
@@ -371,10 +392,7 @@ func projectOf(s *stack) string {
 func TestHexDiceSimultaneousOrders(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
-	src, err := os.ReadFile("../firestore.rules")
-	require.NoError(t, err)
-	project := projectOf(s)
-	require.NoError(t, storetest.Admin(project).LoadRules(string(src)))
+	project := rulesLoaded(t, s)
 
 	alice, bob, carol := s.guest("Alice"), s.guest("Bob"), s.guest("Carol")
 	g := newHexGame(s, alice, hexdice.CreateRequest{Size: hexdice.Small, TurnSeconds: 60, Mode: hexdice.Simultaneous, MapSeed: "m2"}, "hex-seed-sim")
