@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"cloud.google.com/go/firestore"
@@ -178,7 +177,7 @@ func splitLog(data map[string]any) map[string]any {
 func logOfFields(f map[string]any) platformLog {
 	acts, aok := stringOrNil(f[fActs])
 	if b, ok := f[fLog].([]byte); ok && aok {
-		if steps, ok := packedLogs.get(b); ok {
+		if steps, ok := packedLogs.get(string(b)); ok {
 			pl := platformLog{Log: steps}
 			pl.Flushed, _ = f[fLogFlushed].(int64)
 			_ = unwrapJSON(json.RawMessage(acts), &pl.Acts)
@@ -808,43 +807,10 @@ func (st *Store) recordedAnywhere(ctx context.Context, sl *slots, inEvent bool, 
 	return st.recordedAction(get, sl, inEvent, gameID, a)
 }
 
-// seedCache keeps the seeds of the games this process has played: a seed is
-// written once, at creation, and never changes.
-type seedCache struct {
-	mu    sync.Mutex
-	m     map[string]string
-	order []string
-}
-
-// seedCacheSize bounds the cache: about 100 bytes a game.
+// seedCacheSize bounds Store.seeds, the seeds of the games this process
+// has played (a seed is written once, at creation, and never changes):
+// about 100 bytes a game.
 const seedCacheSize = 20000
-
-func (c *seedCache) get(id string) (string, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s, ok := c.m[id]
-	return s, ok
-}
-
-func (c *seedCache) put(id, seed string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[string]string{}
-	}
-	if _, ok := c.m[id]; ok {
-		return
-	}
-	if len(c.order) >= seedCacheSize {
-		drop := c.order[:seedCacheSize/2]
-		for _, k := range drop {
-			delete(c.m, k)
-		}
-		c.order = append([]string(nil), c.order[seedCacheSize/2:]...)
-	}
-	c.m[id] = seed
-	c.order = append(c.order, id)
-}
 
 // restOf estimates the bytes of a game document besides its log: the state
 // (its JSON, as it is stored), the recent actions and the header.

@@ -117,7 +117,7 @@ func TestLogPacked(t *testing.T) {
 	_, err = w.Write([]byte(text))
 	require.NoError(t, err)
 	require.NoError(t, w.Close())
-	_, memo := packedLogs.get(other.Bytes())
+	_, memo := packedLogs.get(other.String())
 	require.False(t, memo)
 	fields := func(log any) map[string]any {
 		return map[string]any{fLog: log, fActs: `[{"k":"key","h":"hash","v":3}]`, fLogFlushed: int64(8)}

@@ -47,7 +47,7 @@ func packLog(steps []logStep) ([]byte, error) {
 	}
 	packed, err := deflate(text)
 	if err == nil {
-		packedLogs.put(packed, read)
+		packedLogs.put(string(packed), read)
 	}
 	return packed, err
 }
@@ -58,40 +58,13 @@ func packLog(steps []logStep) ([]byte, error) {
 // from here without inflating and splitting them: with logs of up to 38
 // steps since they are deflated, that was most of what the log cost an
 // action. Keyed by the whole packed text, so a hit is that very log.
-var packedLogs = &logMemo{m: map[string][]logStep{}}
+var packedLogs = &fifo[[]logStep]{max: logMemoSize}
 
-// logMemoSize bounds packedLogs: a game's last log, for as many games as an
-// instance keeps warm (warmGames), a few to some 40 KB each.
+// logMemoSize bounds packedLogs: the last logs packed, one per action, so
+// a game's latest is kept while fewer than this many actions of other games
+// come between two of its own (512 games acting at like rates); a few to
+// some 40 KB each.
 const logMemoSize = 512
-
-type logMemo struct {
-	mu    sync.Mutex
-	m     map[string][]logStep
-	order []string
-}
-
-func (c *logMemo) put(packed []byte, steps []logStep) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	k := string(packed)
-	if _, ok := c.m[k]; ok {
-		return
-	}
-	c.m[k] = steps
-	c.order = append(c.order, k)
-	if len(c.order) > logMemoSize {
-		delete(c.m, c.order[0])
-		c.order = c.order[1:]
-	}
-}
-
-// get is the steps packed to b, which the caller must not change.
-func (c *logMemo) get(b []byte) ([]logStep, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	steps, ok := c.m[string(b)]
-	return steps, ok
-}
 
 // deflate compresses b at logLevel.
 func deflate(b []byte) ([]byte, error) {

@@ -885,7 +885,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 		}
 		if x.created && x.seed != "" {
 			// This process made the game and knows its seed: its first roll
-			// need not read it back (seedCache). Only after the commit — a
+			// need not read it back (Store.seeds). Only after the commit — a
 			// concurrent create under the same id may have won with another.
 			st.seeds.put(gameID, x.seed)
 		}
@@ -1017,7 +1017,7 @@ func requestHash(kind string, a domain.Action) string {
 
 // seedLoader reads the game's private seed once, inside tx, on first use.
 // A game's seed never changes, so the store keeps the seeds it has read
-// (seedCache): a game played on this instance costs its seed read once, not
+// (Store.seeds): a game played on this instance costs its seed read once, not
 // once per roll.
 func (st *Store) seedLoader(tx txn, gameID string) func() (string, error) {
 	var seed string

@@ -48,7 +48,7 @@ type Store struct {
 	// tests set it to make two creates pick the same code.
 	RoomCodes func() string
 
-	seeds seedCache // the seeds of games this process has played (log.go)
+	seeds fifo[string] // the seeds of games this process has played (seedCacheSize)
 	// configs holds copies of documents of slots with CacheFor (cache.go).
 	configs docCache
 	// passCursor is the projection pass's cursor as this instance last
@@ -66,7 +66,9 @@ type Store struct {
 
 // New returns a Store on client running the games of reg, with the real clock.
 func New(client *firestore.Client, reg domain.Registry) *Store {
-	return &Store{FS: client, Games: NewGames(reg), Now: time.Now}
+	st := &Store{FS: client, Games: NewGames(reg), Now: time.Now}
+	st.seeds.max = seedCacheSize
+	return st
 }
 
 // now is the clock the store acts with, to the microsecond: what Firestore
