@@ -768,7 +768,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 		return st.batched(ctx, &fast, x.key(), x.checkWarm(func(ctx context.Context, tx txn) error {
 			reply, x.eagerRecords, x.steps, x.done, x.created = nil, nil, 0, Done{}, false
 			at, err := x.run(ctx, tx, st.now())
-			if err != nil && x.tookWarm() && !errors.Is(err, errNeedTx) {
+			if err != nil && x.unchecked(err) {
 				return errCold // a refusal or a retry, told from a fresh read only
 			}
 			var again retried
@@ -903,16 +903,20 @@ func reused(a domain.Action) error {
 func (x *execution) checkWarm(f func(context.Context, txn) error) func(context.Context, txn) error {
 	return func(ctx context.Context, tx txn) error {
 		err := f(ctx, tx)
-		if x.tookWarm() && !errors.Is(err, errNeedTx) && (err != nil || !x.guarded) {
+		if x.unchecked(err) {
 			return errCold
 		}
 		return err
 	}
 }
 
-// tookWarm reports whether the last attempt took the warm copy.
-func (x *execution) tookWarm() bool {
-	return x.read != nil && x.read.warm != nil && x.read.warm.used
+// unchecked reports whether the last attempt, which ended with err, took the
+// warm copy without a commit that checks it: it failed (but for moving to
+// a transaction, which reads afresh anyway) or did not write the game
+// document under its read's update time.
+func (x *execution) unchecked(err error) bool {
+	took := x.read != nil && x.read.warm != nil && x.read.warm.used
+	return took && !errors.Is(err, errNeedTx) && (err != nil || !x.guarded)
 }
 
 // warmAgain learns from an attempt's end whether the warm copy was current

@@ -141,6 +141,7 @@ func (w *warmGames) evict() {
 	}
 }
 
+// forget drops path's copy: the store cannot tell what a write made of it.
 func (w *warmGames) forget(path string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -196,8 +197,8 @@ func afterCommit(fields, log map[string]any, updates []firestore.Update) (map[st
 }
 
 // asRead is v as Firestore's client returns it on a read: whole numbers as
-// int64, timestamps in UTC to the microsecond, lists as []any. ok is false
-// for any other kind of value (a sentinel, a struct, bytes).
+// int64, timestamps in UTC to the microsecond, lists as []any, bytes
+// copied. ok is false for any other kind of value (a sentinel, a struct).
 func asRead(v any) (any, bool) {
 	switch t := v.(type) {
 	case nil, string, bool, int64, float64:
