@@ -176,11 +176,11 @@ func splitLog(data map[string]any) map[string]any {
 // arrays, which go the long way (logOf).
 func logOfFields(f map[string]any) platformLog {
 	acts, aok := stringOrNil(f[fActs])
+	flushed, _ := f[fLogFlushed].(int64)
 	if b, ok := f[fLog].([]byte); ok && aok {
 		if steps, ok := packedLogs.get(string(b)); ok {
-			pl := platformLog{Log: steps}
-			pl.Flushed, _ = f[fLogFlushed].(int64)
-			_ = unwrapJSON(json.RawMessage(acts), &pl.Acts)
+			pl := logFrom(nil, json.RawMessage(acts), flushed)
+			pl.Log = steps
 			return pl
 		}
 	}
@@ -195,7 +195,6 @@ func logOfFields(f map[string]any) platformLog {
 		}
 		return logOf(raw)
 	}
-	flushed, _ := f[fLogFlushed].(int64)
 	return logFrom(json.RawMessage(log), json.RawMessage(acts), flushed)
 }
 
