@@ -18,24 +18,18 @@ import (
 // deflated JSON (store/logpack.go), or a JSON string or an array in a
 // document written before. Decoded from the text, numbers are float64.
 func logSteps(v any) []any {
-	if b, ok := v.([]byte); ok {
-		text, err := store.LogText(b)
-		if err != nil {
-			return nil
-		}
-		v = text
-	}
-	switch x := v.(type) {
-	case string:
-		var list []any
-		if json.Unmarshal([]byte(x), &list) != nil {
-			return nil
-		}
+	if list, ok := v.([]any); ok {
 		return list
-	case []any:
-		return x
 	}
-	return nil
+	text, err := store.LogText(v)
+	if err != nil {
+		return nil
+	}
+	var list []any
+	if json.Unmarshal([]byte(text), &list) != nil {
+		return nil
+	}
+	return list
 }
 
 // TestGameLogOverREST: a client reading the game document over Firestore's
