@@ -112,8 +112,9 @@ func (s *stack) cbMatchOf(host, joiner player, hostTeam, joinTeam string, opts m
 // refused every write; a private match is created with a team and joined by
 // room code with another (both locked); it is played to its end by legal
 // moves through the HTTP function; every action that kills a player is sent
-// twice and the team loses the player exactly once; at the end both teams
-// are unlocked and hold exactly the match's dead; a spectator reads it all.
+// twice and changes nothing twice; the teams are untouched while it plays,
+// and at the end both are unlocked and have lost exactly the match's dead;
+// a spectator reads it all.
 func TestCodeBowlEndToEnd(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
@@ -163,6 +164,7 @@ func TestCodeBowlEndToEnd(t *testing.T) {
 	require.Equal(t, http.StatusOK, code, "%v", out)
 
 	coaches := map[string]player{ann.ID: ann, ben.ID: ben}
+	teamsAtStart := map[string]codebowl.Team{reds: s.cbTeamDoc(reds), blues: s.cbTeamDoc(blues)}
 	killed, retried := 0, 0
 	n := 0
 	for ; n < 3000; n++ {
@@ -203,14 +205,19 @@ func TestCodeBowlEndToEnd(t *testing.T) {
 		}
 		killed += len(kills)
 		teamsBefore := map[string]codebowl.Team{reds: s.cbTeamDoc(reds), blues: s.cbTeamDoc(blues)}
+		m, _ = s.cbMatch(id)
 		for _, k := range kills {
-			dead := false
-			for _, p := range teamsBefore[k.TeamID].Players {
+			var states []codebowl.PlayerState
+			for _, p := range append(append([]codebowl.MatchPlayer{}, m.Home.Players...), m.Away.Players...) {
 				if p.ID == k.Player {
-					dead = p.Dead
+					states = append(states, p.State)
 				}
 			}
-			require.True(t, dead, "%s is dead in team %s as soon as the action that killed him returns", k.Player, k.TeamID)
+			require.Equal(t, []codebowl.PlayerState{codebowl.StateDead}, states, "%s is dead in the match as soon as the action that killed him returns", k.Player)
+			if m.Phase != codebowl.PhaseOver {
+				// His team loses him at the match's end (teamWrites).
+				require.Equal(t, teamsAtStart[k.TeamID], teamsBefore[k.TeamID], "team %s is untouched while the match plays", k.TeamID)
+			}
 		}
 		// The same action again: the recorded reply, nothing written twice.
 		_, v0 := s.cbMatch(id)

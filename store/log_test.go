@@ -246,3 +246,45 @@ func TestLogWrittenBeforeDeflate(t *testing.T) {
 	}
 	require.Equal(t, []any{float64(1), float64(2), float64(3)}, seqs, "the join, r1 and r2, none lost")
 }
+
+// A room code is retired with its game (roomCode): after the game ends the
+// code still names it, a join with it is refused by the game, and a new
+// create that draws the code takes another.
+func TestRoomCodeRetiredWithItsGame(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	var mu sync.Mutex
+	codes := []string{"RTRD23", "RTRD23", "NEW234"}
+	f.st.RoomCodes = func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		c := codes[0]
+		if len(codes) > 1 {
+			codes = codes[1:]
+		}
+		return c
+	}
+	id := f.game(t, map[string]any{"target": 1})
+	win(t, f, id)
+	got, err := f.st.ResolveRoom(ctx, "RTRD23")
+	require.NoError(t, err)
+	require.Equal(t, id, got, "the ended game keeps its code")
+	cat := domain.Actor{ID: "p-cat", Name: "Cat", Role: domain.RoleGuest}
+	_, err = f.run(t, cat, got, "j-cat", "join", nil)
+	require.Equal(t, domain.ECONFLICT, domain.ErrorCode(err), "a join through an ended game's code: %v", err)
+
+	reply, err := f.run(t, ann, "", "c-next", domain.ActionCreate, map[string]any{"target": 1})
+	require.NoError(t, err)
+	b, err := json.Marshal(reply.Result)
+	require.NoError(t, err)
+	var created domain.Created
+	require.NoError(t, json.Unmarshal(b, &created))
+	if got, want := created.RoomCode, "NEW234"; got != want {
+		t.Fatalf("got room code %q, want %q", got, want)
+	}
+	got, err = f.st.ResolveRoom(ctx, "RTRD23")
+	require.NoError(t, err)
+	require.Equal(t, id, got, "a retired code is not handed out again")
+	_, err = f.st.ResolveRoom(ctx, "NONE23")
+	require.Equal(t, domain.ENOTFOUND, domain.ErrorCode(err))
+}

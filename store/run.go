@@ -333,24 +333,11 @@ func (at *attempt) write() error {
 	x, tx, st, now := at.x, at.tx, at.x.st, at.now
 	gameID := x.req.GameID
 	kind := x.entry.Game.Kind()
-	room := ""
-	if w, ok := at.change.GameWrite(); ok && w.Header != nil && w.Header.Status == domain.StatusOver && !w.Create {
-		// The game ends: its seed is revealed (unless the game keeps it)
-		// and its room code freed. Read them before any write.
-		if domain.PublishesSeed(x.entry.Game) {
-			if _, err := at.seed(); err != nil {
-				return err
-			}
-		}
-		if at.game != nil && at.game.HasRoom {
-			var err error
-			if room, err = st.roomCodeOf(tx, gameID); err != nil {
-				return err
-			}
-		}
-	}
-	if room != "" {
-		if err := tx.Delete(st.roomRef(room)); err != nil {
+	if w, ok := at.change.GameWrite(); ok && w.Header != nil && w.Header.Status == domain.StatusOver && !w.Create && domain.PublishesSeed(x.entry.Game) {
+		// The game ends: its seed is revealed (unless the game keeps it).
+		// Read it before any write. Its room code stays its own
+		// (retiredRooms, create.go): the end reads and writes no room.
+		if _, err := at.seed(); err != nil {
 			return err
 		}
 	}

@@ -93,8 +93,9 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-// TestTeamsFollowTheMatch: the teams are locked while the match plays, lose
-// exactly the players the match killed, and are unlocked when it ends.
+// TestTeamsFollowTheMatch: the teams are locked while the match plays and
+// untouched until it ends; then they lose exactly the players the match
+// killed and are unlocked.
 func TestTeamsFollowTheMatch(t *testing.T) {
 	killed := 0
 	for i := 0; i < 6; i++ {
@@ -106,6 +107,7 @@ func TestTeamsFollowTheMatch(t *testing.T) {
 		_, err := w.Do(domain.Action{ID: "e", Type: ActionEditTeam, Actor: ann, Payload: payload(t, EditTeamRequest{TeamID: reds, TeamSpec: strongSpec("Reds")})})
 		require.Equal(t, domain.ECONFLICT, domain.ErrorCode(err))
 		rng := rand.New(rand.NewPCG(uint64(i), 1))
+		atStart := []Team{worldTeam(t, w, reds), worldTeam(t, w, blues)}
 		for n := 0; n < 2000; n++ {
 			m := worldMatchState(t, w)
 			if m.Phase == PhaseOver {
@@ -122,6 +124,9 @@ func TestTeamsFollowTheMatch(t *testing.T) {
 			mv := moves[rng.IntN(len(moves))]
 			_, err := w.Do(domain.Action{ID: fmt.Sprint("a", n), Type: mv.Type, Actor: who, Payload: rulestest.Body(mv, "game", "x")})
 			require.NoError(t, err)
+			if worldMatchState(t, w).Phase != PhaseOver {
+				require.Equal(t, atStart, []Team{worldTeam(t, w, reds), worldTeam(t, w, blues)}, "the teams while the match plays (action %d)", n)
+			}
 		}
 		m := worldMatchState(t, w)
 		require.Equal(t, PhaseOver, m.Phase)
