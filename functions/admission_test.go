@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/games"
@@ -47,7 +49,8 @@ func TestAdmission(t *testing.T) {
 
 // TestPrivateRooms: a private room's code is not in its game document (only
 // its players may read games/{id}/private/room), and it can be joined only
-// with the code, through each game's own join; a public one by its id too.
+// with the code, through each game's own join; a public one by its id too,
+// and by its code, which its game document holds.
 // The rule is the platform's: every registered game whose create takes
 // "private" and which has a join is in the table, or the test fails.
 func TestPrivateRooms(t *testing.T) {
@@ -62,6 +65,9 @@ func TestPrivateRooms(t *testing.T) {
 		join   func(joiner player) map[string]any
 		// players: who hosts, who sneaks in by id, who joins with the code.
 		players func() (player, player, player)
+		// fresh is a new caller who may play it (a public game's host and
+		// joiner: the others' CodeBowl teams are busy in the private one).
+		fresh func(name string) player
 	}
 	guests := func() (player, player, player) { return host, eve, bob }
 	coaches := map[string]player{}
@@ -85,21 +91,25 @@ func TestPrivateRooms(t *testing.T) {
 			create:  func(player) map[string]any { return map[string]any{"mode": "classic"} },
 			join:    func(player) map[string]any { return map[string]any{} },
 			players: guests,
+			fresh:   s.guest,
 		},
 		"PartyBoard": {
 			create:  func(player) map[string]any { return map[string]any{"board": "pokemon-gen1"} },
 			join:    func(player) map[string]any { return map[string]any{} },
 			players: guests,
+			fresh:   s.guest,
 		},
 		"HexDice": {
 			create:  func(player) map[string]any { return map[string]any{} },
 			join:    func(player) map[string]any { return map[string]any{} },
 			players: guests,
+			fresh:   s.guest,
 		},
 		"CodeBowl": {
 			create:  func(p player) map[string]any { return map[string]any{"teamId": cbTeam(p)} },
 			join:    func(p player) map[string]any { return map[string]any{"teamId": cbTeam(p)} },
 			players: func() (player, player, player) { return coach("cbhost"), coach("cbeve"), coach("cbbob") },
+			fresh:   coach,
 		},
 	}
 	for _, e := range games.All() {
@@ -161,6 +171,29 @@ func TestPrivateRooms(t *testing.T) {
 			doc, err = s.store.GameDoc(ctx, id)
 			require.NoError(t, err)
 			require.Equal(t, true, doc["private"], "a private game stays private once joined")
+
+			// A public game of the kind: its code, if it has one, is in
+			// its game document for its players to share (no
+			// private/room), and joins it too.
+			h, guest = r.fresh("pubhost"+fn), r.fresh("pubjoin"+fn)
+			code, out = s.post(h.Token, fn, with(r.create(h), map[string]any{"actionId": "pub-" + fn, "type": "create"}))
+			require.Equal(t, http.StatusOK, code, "%v", out)
+			res = out["result"].(map[string]any)
+			id = res["gameId"].(string)
+			room, _ = res["roomCode"].(string)
+			doc, err = s.store.GameDoc(ctx, id)
+			require.NoError(t, err)
+			_, err = s.store.FS.Doc("games/" + id + "/private/room").Get(ctx)
+			require.Equal(t, codes.NotFound, status.Code(err), "no private/room for a public game: %v", err)
+			if room == "" {
+				require.NotContains(t, doc, "roomCode")
+				require.Equal(t, false, doc["hasRoom"])
+				return
+			}
+			require.Equal(t, room, doc["roomCode"], "a public game's code is in its document")
+			require.Equal(t, true, doc["hasRoom"])
+			code, out = s.post(guest.Token, fn, with(r.join(guest), map[string]any{"actionId": "pj-" + fn, "type": "join", "roomCode": room}))
+			require.Equal(t, http.StatusOK, code, "joining a public game with its code: %v", out)
 		})
 	}
 	code, out := s.post(host.Token, "DashDice", map[string]any{"actionId": "pub", "type": "create", "mode": "classic"})

@@ -25,7 +25,8 @@ const (
 	fSeed       = "seed"
 	fPrivate    = "private"
 	fHasRoom    = "hasRoom"
-	docRoom     = "room" // games/{id}/private/room: the room code, for the game's players
+	fRoomCode   = "roomCode" // a public game's room code (createGame)
+	docRoom     = "room"     // games/{id}/private/room: a private game's room code, for its players
 	fCreatedAt  = "createdAt"
 	fUpdatedAt  = "updatedAt"
 )
@@ -70,6 +71,12 @@ func gameFields(h domain.Header, state any, version int64, now time.Time) ([]fir
 	if version == 0 || h.Private {
 		fields = append(fields, firestore.Update{Path: fPrivate, Value: h.Private})
 	}
+	// A game made private after its create (no game does so today) takes
+	// its public room code off the document that everyone reads; its
+	// players keep the code they were given, and nobody else gets it.
+	if version > 0 && h.Private {
+		fields = append(fields, firestore.Update{Path: fRoomCode, Value: firestore.Delete})
+	}
 	return fields, nil
 }
 
@@ -84,13 +91,19 @@ func newGameDoc(kind string, h domain.Header, state any, seedHash, roomCode stri
 		doc[f.Path] = f.Value
 	}
 	doc[fHasRoom] = roomCode != ""
+	if roomCode != "" && !h.Private {
+		doc[fRoomCode] = roomCode
+	}
 	return doc, nil
 }
 
 // createGame writes a new game, its private seed and its room (if any) in tx.
-// The room code is kept out of the game document, which anyone may read: it
-// is in games/{id}/private/room, which only the game's players may read, and
-// in rooms/{code}, which only the server reads.
+// rooms/{code}, which only the server reads, resolves the code. A private
+// game's code is its key (checkRoom): it is kept out of the game document,
+// which anyone may read, in games/{id}/private/room, which only the game's
+// players may read. A public game, which anyone may join by its id, has its
+// code in its game document, for its players to share: one document fewer
+// a game (issue 22).
 func createGame(tx txn, st *Store, kind, id string, h domain.Header, state any, seed, roomCode string, now time.Time, extra, private map[string]any) error {
 	doc, err := newGameDoc(kind, h, state, domain.SeedHash(seed), roomCode, now)
 	if err != nil {
@@ -112,16 +125,18 @@ func createGame(tx txn, st *Store, kind, id string, h domain.Header, state any, 
 	if err := tx.Create(st.privateRef(id), priv); err != nil {
 		return err
 	}
-	if roomCode != "" {
+	if roomCode == "" {
+		return nil
+	}
+	if h.Private {
 		if err := tx.Create(st.gameRef(id).Collection(colPrivate).Doc(docRoom), map[string]any{"code": roomCode, fCreatedAt: now}); err != nil {
 			return err
 		}
-		return tx.Create(st.roomRef(roomCode), map[string]any{"gameId": id, fKind: kind, fCreatedAt: now})
 	}
-	return nil
+	return tx.Create(st.roomRef(roomCode), map[string]any{"gameId": id, fKind: kind, fCreatedAt: now})
 }
 
-// roomCodeOf reads a game's room code in tx ("" when it has none).
+// roomCodeOf reads a private game's room code in tx ("" when it has none).
 func (st *Store) roomCodeOf(tx txn, gameID string) (string, error) {
 	snap, err := tx.Get(st.gameRef(gameID).Collection(colPrivate).Doc(docRoom))
 	if notFound(err) {

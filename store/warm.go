@@ -187,6 +187,10 @@ func afterCommit(fields, log map[string]any, updates []firestore.Update) (map[st
 				return nil, false
 			}
 		}
+		if u.Value == firestore.Delete { // a private game's room code taken off (gameFields)
+			delete(next, u.Path)
+			continue
+		}
 		v, ok := asRead(u.Value)
 		if !ok {
 			return nil, false

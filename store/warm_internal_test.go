@@ -376,3 +376,14 @@ func bareTransaction(t testing.TB, fs *firestore.Client, n int) time.Duration {
 	}
 	return total / time.Duration(len(d))
 }
+
+// TestAfterCommitDeletesAField: an update that deletes a field (a game made
+// private takes its room code off, gameFields) keeps the copy, without it.
+func TestAfterCommitDeletesAField(t *testing.T) {
+	got, ok := afterCommit(map[string]any{fRoomCode: "ABC234", fStatus: "waiting"}, nil,
+		[]firestore.Update{{Path: fRoomCode, Value: firestore.Delete}, {Path: fStatus, Value: "active"}})
+	require.True(t, ok, "the copy is kept")
+	require.Equal(t, map[string]any{fStatus: "active"}, got)
+	_, ok = afterCommit(map[string]any{}, nil, []firestore.Update{{Path: fUpdatedAt, Value: firestore.ServerTimestamp}})
+	require.False(t, ok, "another sentinel: no copy")
+}

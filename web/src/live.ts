@@ -18,6 +18,8 @@ export interface GameDoc {
   seed?: string;
   private?: boolean;
   hasRoom?: boolean;
+  /** A public game's room code; a private game's is in private/room. */
+  roomCode?: string;
   deadlineAt?: { toMillis(): number } | null;
 }
 
@@ -175,10 +177,16 @@ export function mergeRecords(...lists: EventRecord[][]): EventRecord[] {
   });
 }
 
-/** roomCode reads games/{id}/private/room (readable by the game's players only). */
-export async function roomCode(s: Session, id: string): Promise<string | undefined> {
+/**
+ * roomCode is game g's room code: a public game's is on its document; a
+ * private game's is read from games/{id}/private/room (readable by the
+ * game's players only).
+ */
+export async function roomCode(s: Session, g: GameDoc): Promise<string | undefined> {
+  if (g.roomCode) return g.roomCode;
+  if (!g.hasRoom) return undefined;
   const db = await firestoreFor(s);
-  const snap = await getDoc(doc(db, "games", id, "private", "room"));
+  const snap = await getDoc(doc(db, "games", g.id, "private", "room"));
   return snap.exists() ? (snap.data().code as string) : undefined;
 }
 
@@ -194,11 +202,11 @@ export function millis(t: unknown): number | undefined {
 }
 
 /**
- * showRoomCode puts the game's room code into el for a player to share (the
- * room document is readable by the game's players only), and unhides el.
+ * showRoomCode puts game g's room code into el for a player to share
+ * (roomCode), and unhides el.
  */
-export function showRoomCode(s: Session, id: string, el: HTMLElement, shareWith: string, onError: (e: unknown) => void): void {
-  roomCode(s, id).then((c) => {
+export function showRoomCode(s: Session, g: GameDoc, el: HTMLElement, shareWith: string, onError: (e: unknown) => void): void {
+  roomCode(s, g).then((c) => {
     if (!c) return;
     el.hidden = false;
     replace(el, "Room code: ", h("strong", { id: "room-code" }, c), ` — give it to ${shareWith}.`);

@@ -417,7 +417,7 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
       game = g;
       render();
       if (first && g.hasRoom && mySide() && g.state.phase === "waiting") {
-        showRoomCode(s, id, el.room, "your opponent", (e) => err.show(e));
+        showRoomCode(s, g, el.room, "your opponent", (e) => err.show(e));
       }
       if (g.state.phase !== "waiting") el.room.hidden = true;
     },

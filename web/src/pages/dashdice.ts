@@ -230,7 +230,7 @@ export async function dashdicePage(root: HTMLElement, [id]: string[], s: Session
       // read failed (the emulator or the network was away).
       if (!code && !fetching && g.hasRoom && seat(g.state) === "host" && g.state.phase === "waiting") {
         fetching = true;
-        roomCode(s, id)
+        roomCode(s, g)
           .then((c) => {
             code = c;
             render();

@@ -668,7 +668,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
       game = g;
       render();
       if (first && !opts.watch && g.hasRoom && mySeat() >= 0 && g.state.phase === "waiting") {
-        showRoomCode(s, id, el.room, "your opponent", (e) => err.show(e));
+        showRoomCode(s, g, el.room, "your opponent", (e) => err.show(e));
       }
       if (g.state.phase !== "waiting") el.room.hidden = true;
     },

@@ -540,7 +540,7 @@ export async function partyboardPage(root: HTMLElement, [id]: string[], s: Sessi
       render();
       if (!askedRoom && g.hasRoom && g.state?.phase === "lobby" && (g.state.players ?? []).some((p: any) => p.id === me)) {
         askedRoom = true;
-        showRoomCode(s, id, el.room, "the other players", (e) => err.show(e));
+        showRoomCode(s, g, el.room, "the other players", (e) => err.show(e));
       }
     },
     events(r) {
