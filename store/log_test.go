@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/meeple-games/meeple/domain/pig"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -167,41 +165,6 @@ func logSteps(t *testing.T, v any) []map[string]any {
 	return out
 }
 
-// A create picks its room code without reading: a code an open room holds
-// fails the create's commit, and the create runs again with another code.
-func TestCreateWithATakenRoomCode(t *testing.T) {
-	f := newFixture(t)
-	ctx := context.Background()
-	var mu sync.Mutex
-	codes := []string{"TAKEN2", "TAKEN2", "FREE23"}
-	f.st.RoomCodes = func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		c := codes[0]
-		if len(codes) > 1 {
-			codes = codes[1:]
-		}
-		return c
-	}
-	_, err := f.st.FS.Doc("rooms/TAKEN2").Set(ctx, map[string]any{"gameId": "other", "kind": pig.Kind})
-	require.NoError(t, err)
-	reply, err := f.run(t, ann, "", "c1", domain.ActionCreate, map[string]any{"target": 100})
-	require.NoError(t, err)
-	b, err := json.Marshal(reply.Result)
-	require.NoError(t, err)
-	var created domain.Created
-	require.NoError(t, json.Unmarshal(b, &created))
-	if got, want := created.RoomCode, "FREE23"; got != want {
-		t.Fatalf("got room code %q, want %q", got, want)
-	}
-	taken, err := f.st.FS.Doc("rooms/TAKEN2").Get(ctx)
-	require.NoError(t, err)
-	require.Equal(t, "other", taken.Data()["gameId"], "the open room keeps its code")
-	free, err := f.st.FS.Doc("rooms/FREE23").Get(ctx)
-	require.NoError(t, err)
-	require.Equal(t, reply.GameID, free.Data()["gameId"])
-}
-
 // TestLogWrittenBeforeDeflate: a game document whose log an older release
 // stored as JSON text still plays: a retry of an action in it gets its first
 // reply, events included, and the next action's write deflates the log with
@@ -245,46 +208,4 @@ func TestLogWrittenBeforeDeflate(t *testing.T) {
 		seqs = append(seqs, s["seq"])
 	}
 	require.Equal(t, []any{float64(1), float64(2), float64(3)}, seqs, "the join, r1 and r2, none lost")
-}
-
-// A room code is retired with its game (roomCode): after the game ends the
-// code still names it, a join with it is refused by the game, and a new
-// create that draws the code takes another.
-func TestRoomCodeRetiredWithItsGame(t *testing.T) {
-	f := newFixture(t)
-	ctx := context.Background()
-	var mu sync.Mutex
-	codes := []string{"RTRD23", "RTRD23", "NEW234"}
-	f.st.RoomCodes = func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		c := codes[0]
-		if len(codes) > 1 {
-			codes = codes[1:]
-		}
-		return c
-	}
-	id := f.game(t, map[string]any{"target": 1})
-	win(t, f, id)
-	got, err := f.st.ResolveRoom(ctx, "RTRD23")
-	require.NoError(t, err)
-	require.Equal(t, id, got, "the ended game keeps its code")
-	cat := domain.Actor{ID: "p-cat", Name: "Cat", Role: domain.RoleGuest}
-	_, err = f.run(t, cat, got, "j-cat", "join", nil)
-	require.Equal(t, domain.ECONFLICT, domain.ErrorCode(err), "a join through an ended game's code: %v", err)
-
-	reply, err := f.run(t, ann, "", "c-next", domain.ActionCreate, map[string]any{"target": 1})
-	require.NoError(t, err)
-	b, err := json.Marshal(reply.Result)
-	require.NoError(t, err)
-	var created domain.Created
-	require.NoError(t, json.Unmarshal(b, &created))
-	if got, want := created.RoomCode, "NEW234"; got != want {
-		t.Fatalf("got room code %q, want %q", got, want)
-	}
-	got, err = f.st.ResolveRoom(ctx, "RTRD23")
-	require.NoError(t, err)
-	require.Equal(t, id, got, "a retired code is not handed out again")
-	_, err = f.st.ResolveRoom(ctx, "NONE23")
-	require.Equal(t, domain.ENOTFOUND, domain.ErrorCode(err))
 }
