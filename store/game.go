@@ -72,8 +72,10 @@ func gameFields(h domain.Header, state any, version int64, now time.Time) ([]fir
 		fields = append(fields, firestore.Update{Path: fPrivate, Value: h.Private})
 	}
 	// A game made private after its create (no game does so today) takes
-	// its public room code off the document that everyone reads; its
-	// players keep the code they were given, and nobody else gets it.
+	// its public room code off the document that everyone reads. It has no
+	// private/room (createGame writes one for a game private from its
+	// create), so from then on nobody joins it by code: closed rather
+	// than open to whoever read the code.
 	if version > 0 && h.Private {
 		fields = append(fields, firestore.Update{Path: fRoomCode, Value: firestore.Delete})
 	}
