@@ -1074,25 +1074,29 @@ func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			return err
 		}
 	}
-	// Whole games, create to end, untimed: a Small map in each mode.
+	// Whole games, create to end, untimed: Small maps in each mode, three
+	// games each (a game's length, and so its per-game documents' share,
+	// varies with its map by a fifth either way).
 	h.quiet = true
 	var whole [2]wholeGames
 	for i, mode := range []hexdice.TurnMode{hexdice.Alternating, hexdice.Simultaneous} {
-		since, paths0, first := countFrom(p), pathsNow(p), h.seq
-		id, err := h.create(ctx, fmt.Sprint("whole-", mode), hexdice.CreateRequest{Size: hexdice.Small, TurnSeconds: 120, Mode: mode})
-		if err != nil {
-			return err
-		}
-		if _, err := h.play(ctx, id, hexdice.Autoplay{}, 3000, 0); err != nil {
-			return err
-		}
-		st, err := h.state(ctx, id) // play's last state is from before its last action
-		if err != nil {
-			return err
-		}
-		if st.g.Phase == hexdice.PhaseOver {
-			if err := whole[i].game(ctx, p, id, 2+h.seq-first, since, paths0); err != nil {
+		for n := range 3 {
+			since, paths0, first := countFrom(p), pathsNow(p), h.seq
+			id, err := h.create(ctx, fmt.Sprint("whole-", mode, "-", n), hexdice.CreateRequest{Size: hexdice.Small, TurnSeconds: 120, Mode: mode})
+			if err != nil {
 				return err
+			}
+			if _, err := h.play(ctx, id, hexdice.Autoplay{}, 3000, 0); err != nil {
+				return err
+			}
+			st, err := h.state(ctx, id) // play's last state is from before its last action
+			if err != nil {
+				return err
+			}
+			if st.g.Phase == hexdice.PhaseOver {
+				if err := whole[i].game(ctx, p, id, 2+h.seq-first, since, paths0); err != nil {
+					return err
+				}
 			}
 		}
 	}
