@@ -377,6 +377,64 @@ func bareTransaction(t testing.TB, fs *firestore.Client, n int) time.Duration {
 	return total / time.Duration(len(d))
 }
 
+// TestWarmCopyOfADeletedGame: an operator deletes a game an instance holds
+// warm; the next action on it is told the game is not there (404), as a
+// read would have told it, not an internal error.
+func TestWarmCopyOfADeletedGame(t *testing.T) {
+	f := newWarmFixture(t)
+	a := f.instance(t)
+	id := a.newGame(t)
+	a.play(t, id, 2)
+	require.True(t, a.warmCopy(id))
+	g, _ := a.pigState(t, id)
+	_, err := a.fs.Collection(colGames).Doc(id).Delete(context.Background())
+	require.NoError(t, err)
+	refused := a.cnt.Refused.Load()
+	_, err = a.run(t, mover(g), id, "after-delete", "roll", nil) // a move the copy allows
+	require.Equal(t, refused+1, a.cnt.Refused.Load(), "the copy's commit was refused")
+	require.Equal(t, domain.ENOTFOUND, domain.ErrorCode(err), "got %v", err)
+}
+
+// TestWarmCopyAndTheTickElsewhere: the turn timer runs out while an
+// instance holds the game warm, and the tick applies the timeout on another
+// instance. The next move through the first applies on the tick's result:
+// one timeout step, not two, and the turn where the timeout left it.
+func TestWarmCopyAndTheTickElsewhere(t *testing.T) {
+	f := newWarmFixture(t)
+	a, tick := f.instance(t), f.instance(t)
+	id := a.newGame(t)
+	a.play(t, id, 2)
+	require.True(t, a.warmCopy(id))
+	g, v := a.pigState(t, id)
+	late := mover(g)
+
+	f.now = f.now.Add(31 * time.Second) // past the 30 s turn timer
+	steps, err := Advance(context.Background(), tick.st, pig.Kind, id)
+	require.NoError(t, err)
+	require.Equal(t, 1, steps, "the tick applied the timeout")
+	after, _ := tick.pigState(t, id)
+	require.NotEqual(t, late.ID, mover(after).ID, "the timeout passed the turn")
+
+	// The move the copy would take for the late player's is refused on the
+	// game as it is; the other player's applies on top of the timeout.
+	_, err = a.run(t, late, id, "late", "roll", nil)
+	require.Equal(t, domain.ECONFLICT, domain.ErrorCode(err), "got %v", err)
+	r, err := a.run(t, mover(after), id, "next", "roll", nil)
+	require.NoError(t, err)
+	require.Equal(t, v+2, r.Version, "the timeout's version, then this move's")
+	events, err := a.st.Events(context.Background(), id)
+	require.NoError(t, err)
+	timeouts := 0
+	for _, e := range events {
+		for _, ev := range e.Events {
+			if ev.Type == pig.EventTimeout {
+				timeouts++
+			}
+		}
+	}
+	require.Equal(t, 1, timeouts, "the timeout applied once")
+}
+
 // TestAfterCommitDeletesAField: an update that deletes a field (a game made
 // private takes its room code off, gameFields) keeps the copy, without it.
 func TestAfterCommitDeletesAField(t *testing.T) {
