@@ -268,7 +268,6 @@ type GameDoc[S any] struct {
 	Status   Status `json:"status"`
 	Version  int64  `json:"version"`
 	Private  bool   `json:"private,omitempty"`
-	HasRoom  bool   `json:"hasRoom,omitempty"` // its code is in private/room
 	SeedHash string `json:"seedHash,omitempty"`
 	State    S      `json:"state"`
 }

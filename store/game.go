@@ -131,7 +131,7 @@ func createGame(tx txn, st *Store, kind, id string, h domain.Header, state any, 
 		return nil
 	}
 	if h.Private {
-		if err := tx.Create(st.gameRef(id).Collection(colPrivate).Doc(docRoom), map[string]any{"code": roomCode, fCreatedAt: now}); err != nil {
+		if err := tx.Create(st.roomDocRef(id), map[string]any{"code": roomCode, fCreatedAt: now}); err != nil {
 			return err
 		}
 	}
@@ -140,7 +140,7 @@ func createGame(tx txn, st *Store, kind, id string, h domain.Header, state any, 
 
 // roomCodeOf reads a private game's room code in tx ("" when it has none).
 func (st *Store) roomCodeOf(tx txn, gameID string) (string, error) {
-	snap, err := tx.Get(st.gameRef(gameID).Collection(colPrivate).Doc(docRoom))
+	snap, err := tx.Get(st.roomDocRef(gameID))
 	if notFound(err) {
 		return "", nil
 	}

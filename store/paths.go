@@ -30,6 +30,12 @@ const (
 // gamePath is the path of game id's document.
 func gamePath(id string) string { return colGames + "/" + id }
 
+// roomDocRef is games/{id}/private/room: a private game's room code, for
+// its players (createGame, roomCodeOf).
+func (s *Store) roomDocRef(gameID string) *firestore.DocumentRef {
+	return s.gameRef(gameID).Collection(colPrivate).Doc(docRoom)
+}
+
 func (s *Store) gameRef(id string) *firestore.DocumentRef {
 	return s.FS.Collection(colGames).Doc(id)
 }

@@ -336,7 +336,7 @@ func (at *attempt) write() error {
 	if w, ok := at.change.GameWrite(); ok && w.Header != nil && w.Header.Status == domain.StatusOver && !w.Create && domain.PublishesSeed(x.entry.Game) {
 		// The game ends: its seed is revealed (unless the game keeps it).
 		// Read it before any write. Its room code stays its own
-		// (retiredRooms, create.go): the end reads and writes no room.
+		// (Store.roomCode, create.go): the end reads and writes no room.
 		if _, err := at.seed(); err != nil {
 			return err
 		}

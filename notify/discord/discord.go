@@ -236,7 +236,7 @@ func (p preciseReset) RoundTrip(r *http.Request) (*http.Response, error) {
 			// hair early costs a 429.
 			at := time.Now().Add(time.Duration(math.Ceil(s*1e3)+1) * time.Millisecond)
 			ms := (at.UnixNano() + int64(time.Millisecond) - 1) / int64(time.Millisecond)
-			rs.Header.Set("X-RateLimit-Reset", strconv.FormatInt(ms/1e3, 10)+"."+fmt.Sprintf("%03d", ms%1e3))
+			rs.Header.Set("X-RateLimit-Reset", fmt.Sprintf("%d.%03d", ms/1e3, ms%1e3))
 			rs.Header.Del("X-RateLimit-Reset-After")
 		}
 	}
