@@ -131,7 +131,7 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 				typ = "bank"
 			}
 			player := state["currentPlayerId"].(string)
-			r0, w0 := p.Counts()
+			since := countFrom(p)
 			sent := time.Now()
 			res, err := p.Call(ctx, "DashDice", tokens[player], map[string]any{"gameId": gameID, "actionId": fmt.Sprint("a", seq), "type": typ})
 			if err != nil {
@@ -139,12 +139,12 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 				return err
 			}
 			got := time.Now()
-			r1, w1 := p.Counts()
+			c := since()
 			matchActions++
 			version := int64(res["version"].(float64))
 			if typ == "roll" {
 				roll = append(roll, got.Sub(sent))
-				rollR, rollW = rollR+r1-r0, rollW+w1-w0
+				rollR, rollW = rollR+c.ownReads, rollW+c.ownWrites
 				at := seen(version)
 				afterResponse = append(afterResponse, at.Sub(got))
 				afterRequest = append(afterRequest, at.Sub(sent))
@@ -153,7 +153,7 @@ func dashDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 				}
 			} else {
 				bank = append(bank, got.Sub(sent))
-				bankR, bankW = bankR+r1-r0, bankW+w1-w0
+				bankR, bankW = bankR+c.ownReads, bankW+c.ownWrites
 			}
 			doc, size, err := gameDoc(ctx, p, gameID)
 			if err != nil {
@@ -395,18 +395,18 @@ func partyBoardLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			t := w["targets"].([]any)
 			body["winner"], body["loser"] = t[0], t[1]
 		}
-		r0, w0 := p.Counts()
+		own := countFrom(p)
 		if _, err := p.Call(ctx, "PartyBoard", tokens[who], body); err != nil {
 			return err
 		}
-		r1, w1 := p.Counts()
+		c := own()
 		actions++
-		reads += float64(r1 - r0)
-		writes += float64(w1 - w0)
+		reads += float64(c.ownReads)
+		writes += float64(c.ownWrites)
 		if w["action"] == "roll" {
 			rolls++
-			rollReads += float64(r1 - r0)
-			rollWrites += float64(w1 - w0)
+			rollReads += float64(c.ownReads)
+			rollWrites += float64(c.ownWrites)
 		}
 	}
 	fmt.Fprintf(out, "one whole 12-player game on pokemon-gen1 (%d actions):\n", actions)
@@ -532,29 +532,29 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	var actReads, actWrites, allReads, allWrites float64
 	reqPaths, effPaths := map[string]int64{}, map[string]int64{}
 	for i := range n {
-		r0, w0 := p.Counts()
+		since := countFrom(p)
 		pa := pathsNow(p)
 		res, err := complete(i, "seq")
 		if err != nil {
 			return err
 		}
-		r1, w1 := p.Counts()
+		req := since()
 		pb := pathsNow(p)
 		record := domain.ScopedID(gameID, teamOf(res)) + "~seq"
 		if err := waitApplied(ctx, p, gameID, record); err != nil {
 			return err
 		}
-		r2, w2 := p.Counts()
+		all := since()
 		for k, v := range pathsNow(p) {
 			reqPaths[k] += pb[k] - pa[k]
 			effPaths[k] += v - pb[k]
 		}
 		sequential++
 		awardsSeq += len(awardKeys(res))
-		actReads += float64(r1 - r0)
-		actWrites += float64(w1 - w0)
-		allReads += float64(r2 - r0)
-		allWrites += float64(w2 - w0)
+		actReads += float64(req.ownReads)
+		actWrites += float64(req.ownWrites)
+		allReads += float64(all.ownReads)
+		allWrites += float64(all.ownWrites)
 		if movedFrontier(res) {
 			frontierMoves++
 		}
@@ -878,13 +878,13 @@ func raceMix(ctx context.Context, p domain.Probe, out io.Writer, r *loadRace) er
 	// (3) One Skip 1 at a time: its documents.
 	var useReads, useWrites float64
 	for i := range n {
-		r0, w0 := p.Counts()
+		since := countFrom(p)
 		if err := use(i, "skip-seq"); err != nil {
 			return err
 		}
-		r1, w1 := p.Counts()
-		useReads += float64(r1 - r0)
-		useWrites += float64(w1 - w0)
+		c := since()
+		useReads += float64(c.ownReads)
+		useWrites += float64(c.ownWrites)
 		if _, err := complete(i, "clear-seq"); err != nil { // clears the cooldown
 			return err
 		}
@@ -932,7 +932,7 @@ func raceMix(ctx context.Context, p domain.Probe, out io.Writer, r *loadRace) er
 	// (5) Undo, one at a time, by the master: the newest actions of the mix.
 	const undos = 5
 	paths0 := pathsNow(p)
-	r0, w0 := p.Counts()
+	since := countFrom(p)
 	var undoLat []time.Duration
 	for k := range undos {
 		t0 := time.Now()
@@ -941,14 +941,15 @@ func raceMix(ctx context.Context, p domain.Probe, out io.Writer, r *loadRace) er
 		}
 		undoLat = append(undoLat, time.Since(t0))
 	}
-	r1, w1 := p.Counts()
-	fmt.Fprintf(out, "  per undo (%d, one at a time): %.2f reads, %.2f writes in the request\n", undos, float64(r1-r0)/undos, float64(w1-w0)/undos)
+	c := since()
+	fmt.Fprintf(out, "  per undo (%d, one at a time): %.2f reads, %.2f writes in the request (the tick besides: %.2f reads, %.2f writes)\n",
+		undos, float64(c.ownReads)/undos, float64(c.ownWrites)/undos, float64(c.reads-c.ownReads)/undos, float64(c.writes-c.ownWrites)/undos)
 	breakdown(out, pathsNow(p), paths0, undos)
 	row(out, "  undo latency", undoLat)
 	// (6) Undo of one completion (one award), one at a time: a team
 	// completes and its effects run, then the master undoes it; the undo's
 	// request, then with its effects.
-	var reqR, reqW, allR, allW float64
+	var reqC, allC counted
 	undoReq, undoEff := map[string]int64{}, map[string]int64{}
 	for k := range undos {
 		i := k % n
@@ -964,26 +965,26 @@ func raceMix(ctx context.Context, p domain.Probe, out io.Writer, r *loadRace) er
 		if err := waitApplied(ctx, p, gameID, domain.ScopedID(gameID, teamOf(res))+fmt.Sprint("~undo-c", k)); err != nil {
 			return err
 		}
-		r0, w0 := p.Counts()
+		since := countFrom(p)
 		pa := pathsNow(p)
 		if err := admin(fmt.Sprint("undo-one", k), map[string]any{"type": "undo"}); err != nil {
 			return err
 		}
-		r1, w1 := p.Counts()
+		req := since()
 		pb := pathsNow(p)
 		if err := waitApplied(ctx, p, gameID, domain.ScopedID(gameID, tilerace.MasterAdminID)+fmt.Sprint("~undo-one", k)); err != nil {
 			return err
 		}
-		r2, w2 := p.Counts()
+		all := since()
 		for k, v := range pathsNow(p) {
 			undoReq[k] += pb[k] - pa[k]
 			undoEff[k] += v - pb[k]
 		}
-		reqR, reqW = reqR+float64(r1-r0), reqW+float64(w1-w0)
-		allR, allW = allR+float64(r2-r0), allW+float64(w2-w0)
+		reqC, allC = reqC.plus(req), allC.plus(all)
 	}
-	fmt.Fprintf(out, "  per undo of one completion (%d, one at a time): the request %.2f reads, %.2f writes; with its effects %.2f reads, %.2f writes\n",
-		undos, reqR/undos, reqW/undos, allR/undos, allW/undos)
+	fmt.Fprintf(out, "  per undo of one completion (%d, one at a time): the request %.2f reads, %.2f writes; with its effects %.2f reads, %.2f writes; the tick besides, in the same windows: %.2f reads, %.2f writes, with the effects %.2f, %.2f\n",
+		undos, float64(reqC.ownReads)/undos, float64(reqC.ownWrites)/undos, float64(allC.ownReads)/undos, float64(allC.ownWrites)/undos,
+		float64(reqC.reads-reqC.ownReads)/undos, float64(reqC.writes-reqC.ownWrites)/undos, float64(allC.reads-allC.ownReads)/undos, float64(allC.writes-allC.ownWrites)/undos)
 	fmt.Fprintln(out, "    the request, by path:")
 	breakdown(out, undoReq, nil, undos)
 	fmt.Fprintln(out, "    after its reply until its effects ran, by path:")
@@ -1493,14 +1494,11 @@ func startDashDice(ctx context.Context, p domain.Probe, tokens map[string]string
 	return gameID, nil
 }
 
-// tickPath tells the documents of the tick's projection pass, by the
-// shape of their path (the counter's "op path" keys): its cursor, its count
-// and its queries, and the leaderboards it rebuilds. No action of a match
-// queries or writes a leaderboard.
-func tickPath(k string) bool {
-	return strings.Contains(k, "config/projectionPass") || strings.Contains(k, " leaderboards/") ||
-		strings.HasPrefix(k, "count ") || strings.HasPrefix(k, "query ")
-}
+// tickPath tells what the tick did (its deadlines and sweeps, the
+// leaderboards' projection pass) from the counter's "op path" keys: the
+// stack marks the tick's calls, and the counter keys them "tick op path"
+// (fsemu.Tick).
+func tickPath(k string) bool { return strings.HasPrefix(k, "tick ") }
 
 // pather is a Probe that also counts documents by the shape of their path
 // (the load generator's counter does): what a scenario's figures are made of.
@@ -1542,8 +1540,8 @@ func pathsNow(p domain.Probe) map[string]int64 {
 }
 
 // counted is what actions read and wrote, counted from the RPCs: all of it,
-// and their own: less what the tick's passes (tickPath) read and wrote while
-// they ran, which the counts cannot tell apart otherwise.
+// and their own: less what the tick (tickPath) read and wrote while they
+// ran.
 type counted struct{ reads, writes, ownReads, ownWrites int64 }
 
 // countFrom starts counting; the function it returns gives what was counted
@@ -1557,7 +1555,7 @@ func countFrom(p domain.Probe) func() counted {
 		c.ownReads, c.ownWrites = c.reads, c.writes
 		for k, v := range pathsNow(p) {
 			if d := v - paths0[k]; d > 0 && tickPath(k) {
-				if strings.HasPrefix(k, "write ") {
+				if strings.HasPrefix(k, "tick write ") {
 					c.ownWrites -= d
 				} else {
 					c.ownReads -= d

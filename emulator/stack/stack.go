@@ -241,7 +241,11 @@ func Run(ctx context.Context, c Config, ready func(*Stack)) error {
 // (triggers.ProjectEvery), so a board follows its effects within about half
 // a second locally. Overlapping passes are safe: the older one writes
 // nothing (store.BeginProjection).
+//
+// Its Firestore calls are marked as the tick's (fsemu.Tick), so the load
+// generator's counter tells them from the actions' it measures.
 func (s *Stack) tick(ctx context.Context) {
+	ctx = fsemu.Tick(ctx)
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	go func() {

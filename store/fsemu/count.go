@@ -38,6 +38,27 @@ func (ownerCreds) GetRequestMetadata(context.Context, ...string) (map[string]str
 }
 func (ownerCreds) RequireTransportSecurity() bool { return false }
 
+// tickKey marks a context as the scheduled work's (Tick).
+type tickKey struct{}
+
+// Tick marks ctx as the scheduled work's: the tick's deadlines and sweeps and
+// the projection pass, which run for every game at once. A Counter counts
+// their reads and writes like any other, and keys them in Paths with "tick "
+// before the op, so a measure of some actions can leave out what the tick
+// did in the same window by what it did, not by guessing from the paths.
+func Tick(ctx context.Context) context.Context { return context.WithValue(ctx, tickKey{}, true) }
+
+// isTick tells a call made for the tick (Tick).
+func isTick(ctx context.Context) bool { t, _ := ctx.Value(tickKey{}).(bool); return t }
+
+// opOf is op as Paths keys it for a call made with ctx.
+func opOf(ctx context.Context, op string) string {
+	if isTick(ctx) {
+		return "tick " + op
+	}
+	return op
+}
+
 // Counter counts the documents a Firestore client reads and writes,
 // from the RPCs themselves, so the figures are measured and not assumed: a
 // document read by a get or a batched get (found or not), a document a query
@@ -78,8 +99,9 @@ func (c *Counter) Times() map[string][]time.Duration {
 	return out
 }
 
-// note counts one document op ("read" or "write") on a path, by its shape:
-// document ids become *, fixed names (public/board, private/state) stay.
+// note counts one document op ("read" or "write", "tick read" for the
+// tick's) on a path, by its shape: document ids become *, fixed names
+// (public/board, private/state) stay.
 func (c *Counter) note(op, name string, n int64) {
 	_, path, ok := strings.Cut(name, "/documents/")
 	if !ok {
@@ -128,16 +150,17 @@ func (c *Counter) Paths() map[string]int64 {
 }
 
 // noteWrites counts the documents a commit or a batch writes.
-func (c *Counter) noteWrites(ws []*firestorepb.Write) {
+func (c *Counter) noteWrites(ctx context.Context, ws []*firestorepb.Write) {
 	c.Writes.Add(int64(len(ws)))
+	write := opOf(ctx, "write")
 	for _, w := range ws {
 		switch op := w.Operation.(type) {
 		case *firestorepb.Write_Update:
-			c.note("write", op.Update.GetName(), 1)
+			c.note(write, op.Update.GetName(), 1)
 		case *firestorepb.Write_Delete:
-			c.note("write", op.Delete, 1)
+			c.note(write, op.Delete, 1)
 		default:
-			c.note("write", "(transform)", 1)
+			c.note(write, "(transform)", 1)
 		}
 	}
 }
@@ -145,12 +168,12 @@ func (c *Counter) noteWrites(ws []*firestorepb.Write) {
 func (c *Counter) unary(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 	switch r := req.(type) {
 	case *firestorepb.CommitRequest:
-		c.noteWrites(r.Writes)
+		c.noteWrites(ctx, r.Writes)
 	case *firestorepb.BatchWriteRequest: // a BulkWriter's
-		c.noteWrites(r.Writes)
+		c.noteWrites(ctx, r.Writes)
 	case *firestorepb.GetDocumentRequest:
 		c.Reads.Add(1)
-		c.note("read", r.Name, 1)
+		c.note(opOf(ctx, "read"), r.Name, 1)
 	}
 	start := time.Now()
 	err := invoker(ctx, method, req, reply, cc, opts...)
@@ -171,7 +194,7 @@ func (c *Counter) stream(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.Cl
 	if err != nil {
 		return nil, err
 	}
-	return &countingStream{ClientStream: s, c: c, method: method, start: time.Now()}, nil
+	return &countingStream{ClientStream: s, c: c, method: method, start: time.Now(), tick: isTick(ctx)}, nil
 }
 
 type countingStream struct {
@@ -185,6 +208,15 @@ type countingStream struct {
 	method string
 	start  time.Time
 	timed  bool
+	tick   bool // the tick's (Tick)
+}
+
+// op is op as Paths keys it for this stream.
+func (s *countingStream) op(op string) string {
+	if s.tick {
+		return "tick " + op
+	}
+	return op
 }
 
 func (s *countingStream) SendMsg(m any) error {
@@ -192,7 +224,7 @@ func (s *countingStream) SendMsg(m any) error {
 	case *firestorepb.BatchGetDocumentsRequest:
 		s.c.Reads.Add(int64(len(r.Documents)))
 		for _, d := range r.Documents {
-			s.c.note("read", d, 1)
+			s.c.note(s.op("read"), d, 1)
 		}
 	case *firestorepb.RunQueryRequest:
 		s.c.Queries.Add(1)
@@ -211,12 +243,12 @@ func (s *countingStream) RecvMsg(m any) error {
 	if r, ok := m.(*firestorepb.RunQueryResponse); ok && err == nil && r.GetDocument() != nil {
 		s.c.Reads.Add(1)
 		s.docs++
-		s.c.note("query", r.GetDocument().GetName(), 1)
+		s.c.note(s.op("query"), r.GetDocument().GetName(), 1)
 	}
 	if errors.Is(err, io.EOF) && s.query && s.docs == 0 {
 		s.query = false // counted once
 		s.c.Reads.Add(1)
-		s.c.note("query", "(empty)", 1)
+		s.c.note(s.op("query"), "(empty)", 1)
 	}
 	// A count is billed a read per 1,000 records counted, at least one.
 	if r, ok := m.(*firestorepb.RunAggregationQueryResponse); ok && err == nil && r.GetResult() != nil {
@@ -225,7 +257,7 @@ func (s *countingStream) RecvMsg(m any) error {
 			n = max(n, v.GetIntegerValue())
 		}
 		s.c.Reads.Add(max(1, (n+999)/1000))
-		s.c.note("count", "(aggregation)", max(1, (n+999)/1000))
+		s.c.note(s.op("count"), "(aggregation)", max(1, (n+999)/1000))
 	}
 	return err
 }
