@@ -110,6 +110,11 @@ type logStep struct {
 	// (replay.go): only on the action's own step, only when the action wrote
 	// the game document alone, and without the platform's fields.
 	P string `json:"p,omitempty"`
+	// Roots are the documents outside the game the action read, as one
+	// JSON string of rootDoc, for a replay: only on the action's own step of
+	// an action that wrote public documents besides the game document
+	// (replay_record.go inlineRoots), whose record would hold them otherwise.
+	Roots string `json:"roots,omitempty"`
 	// raw is the step's JSON as the game document's log held it (logOf):
 	// its size in the log and its text when the log is written again,
 	// where encoding every kept step anew, twice per action, was a tenth of
@@ -627,6 +632,9 @@ func firestoreSteps(steps []logStep) ([]any, error) {
 		}
 		if s.P != "" {
 			m["p"] = s.P
+		}
+		if s.Roots != "" {
+			m["roots"] = s.Roots
 		}
 		out = append(out, m)
 	}

@@ -259,6 +259,9 @@ func recordedSteps(snaps []*firestore.DocumentSnapshot, game map[string]any) ([]
 				if out[i].P == "" {
 					out[i].P = s.P // an event record's step: its payload is in the log's
 				}
+				if out[i].Roots == "" {
+					out[i].Roots = s.Roots // and so are the documents it read
+				}
 				return
 			}
 			seen[s.Seq] = len(out)
@@ -489,6 +492,11 @@ func (r *replayer) action(group []logStep, inputs map[string]replayInput) (Frame
 		in, ok := inputs[id+"~"+last.ActionID]
 		if !ok {
 			in = replayInput{ID: last.ActionID, Type: last.Type, Actor: actorOf(last.Actor), P: last.P, At: at}
+			if last.Roots != "" {
+				if err := json.Unmarshal([]byte(last.Roots), &in.Roots); err != nil {
+					return Frame{}, fmt.Errorf("the documents its step recorded as read: %w", err)
+				}
+			}
 		}
 		if in.Big {
 			return Frame{}, domain.Errorf(domain.EINVALID, "its payload was too large to record")

@@ -139,25 +139,89 @@ func (at *attempt) rootsRead() []rootDoc {
 }
 
 // keptInGame reports whether the action is recorded in the game document
-// alone (log.go): it wrote the game document and nothing else.
+// alone (log.go): its reply in the game document's recent actions, its
+// payload (and the documents outside the game it read) in its log step, and
+// no action record. So it is when the action wrote the game document and
+// nothing else; and when everything else it read and wrote is public
+// (publicBeside): a CodeBowl join, which locks the joiner's team, and the
+// step that ends a match, which gives both teams back with their dead gone.
+// Either way its reply tells no more than documents every reader of the
+// game may read.
 func (at *attempt) keptInGame() bool {
 	w, ok := at.change.GameWrite()
-	return ok && !w.Create && len(at.change.Writes) == 1 && len(at.change.Spawn) == 0 &&
-		at.x.req.Action.ID != "" && at.hash != ""
+	if !ok || w.Create || len(at.change.Spawn) != 0 || at.x.req.Action.ID == "" || at.hash == "" {
+		return false
+	}
+	return len(at.change.Writes) == 1 || at.publicBeside()
+}
+
+// publicBeside reports whether every document the action read or wrote
+// besides the game document is of a public slot (domain.ReadPublic: any
+// signed-in caller, and so anyone who may read the game), and the action
+// carries nothing that is not: no password hash, no session it signs in.
+// Such an action needs no server-only record; the documents it read
+// outside the game ride in its log step for a replay (inlineRoots), as its
+// payload does.
+func (at *attempt) publicBeside() bool {
+	if at.x.req.Action.Secret != "" || at.change.Session != nil {
+		return false
+	}
+	public := func(slot string) bool {
+		sl, ok := at.x.sl.byName[slot]
+		return ok && sl.Access == domain.ReadPublic
+	}
+	for _, w := range at.change.Writes {
+		if w.DocID != domain.GameDocID && !public(w.Slot) {
+			return false
+		}
+	}
+	for r := range at.rs.done {
+		if r.DocID != domain.GameDocID && !public(r.Slot) {
+			return false
+		}
+	}
+	return true
+}
+
+// ownStep reports whether s is the step the action itself made (not a
+// deadline it applied first).
+func (at *attempt) ownStep(s domain.Step) bool {
+	a := at.x.req.Action
+	return s.Type == a.Type && s.Actor.ID == a.Actor.ID
 }
 
 // inlinePayload is what the log step of s keeps of the action's payload:
 // on the action's own step of an action kept in the game document alone.
 func (at *attempt) inlinePayload(s domain.Step) string {
-	a := at.x.req.Action
-	if s.Type != a.Type || s.Actor.ID != a.Actor.ID || !at.keptInGame() {
+	if !at.ownStep(s) || !at.keptInGame() {
 		return ""
 	}
-	p := replayPayload(a.Payload)
+	p := replayPayload(at.x.req.Action.Payload)
 	if len(p) > maxRecordedPayload {
 		return ""
 	}
 	return p
+}
+
+// inlineRoots is what the log step of s keeps of the documents outside the
+// game the action read, as one JSON string: on the action's own step of an
+// action kept in the game document that read any (publicBeside: they are
+// public), "" otherwise. An action that wrote the game document alone keeps
+// none, as before this was kept: what such an action reads outside the game
+// is content-addressed (a Party Board board) and read again by a replay.
+func (at *attempt) inlineRoots(s domain.Step) string {
+	if !at.ownStep(s) || len(at.change.Writes) == 1 || !at.keptInGame() {
+		return ""
+	}
+	roots := at.rootsRead()
+	if len(roots) == 0 {
+		return ""
+	}
+	b, err := json.Marshal(roots)
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 // replayRecord is what the action's server-only record keeps for a

@@ -361,7 +361,7 @@ func (at *attempt) write() error {
 		if err != nil {
 			return err
 		}
-		ls.P = at.inlinePayload(s) // replay.go
+		ls.P, ls.Roots = at.inlinePayload(s), at.inlineRoots(s) // replay.go
 		logged = append(logged, ls)
 	}
 	if writesGame {
@@ -459,18 +459,19 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	}
 	extra := map[string]any{fLog: packed, fLogFlushed: flushed}
 	// The action's key and reply go into the game document, which anyone
-	// may read, only when the action changed nothing else: its reply then
-	// tells no more than the game document does. A create (its reply has
-	// the room code) and an action on other documents (a Tile Race board,
-	// a CodeBowl team) keep a server-only action record instead.
+	// may read, only when the action changed nothing else, or nothing
+	// besides public documents and read nothing else (keptInGame): its
+	// reply then tells no more than those documents do. A create (its reply
+	// has the room code) and an action on other documents (a Tile Race
+	// board, a Hex & Dice player's orders) keep a server-only action record
+	// instead.
 	//
 	// A create is recognised the same way, but its reply goes to the
 	// server-only private/server document it creates anyway (with the
 	// seed), whatever else it writes (a Hex & Dice map, a CodeBowl team):
 	// nobody reads it there, so no action record either.
-	onlyGame := len(at.change.Writes) == 1 && len(at.change.Spawn) == 0
 	var private map[string]any
-	if a := x.req.Action; a.ID != "" && (onlyGame || (w.Create && len(at.change.Spawn) == 0)) && at.hash != "" {
+	if a := x.req.Action; a.ID != "" && (at.keptInGame() || (w.Create && len(at.change.Spawn) == 0)) && at.hash != "" {
 		e := actEntry{Key: actKey(a), Hash: shortHash(at.hash), Version: w.Version, Steps: len(steps), Reply: replyWithoutEvents(at.replyJSON)}
 		session := ""
 		if s := at.change.Session; s != nil {
