@@ -128,6 +128,17 @@ type Slot struct {
 	// action must still get its first reply, not apply again). At most one
 	// slot of a game has it.
 	Records bool
+	// Journal: an unkeyed, server-only document that every state-changing
+	// action of the game reads and writes (a hidden game's private/state).
+	// An action that writes it and would otherwise keep an action record
+	// of its own (its other documents are not all public: a fog player's
+	// view) keeps the record there instead, in the platform's field
+	// "journal", with a key in the game document's recent actions; the
+	// platform moves the records waiting there into one server-only
+	// document of the actions collection when JournalKeep of them wait
+	// (store/journal.go): a record write per JournalKeep actions rather
+	// than one per action (issue 22). At most one slot of a game has it.
+	Journal bool
 	// Packed names top-level fields of the document's JSON that are stored
 	// as their JSON text, one string each, with the platform's field
 	// "packed" listing them (domain.PackedField). Firestore converts, compares

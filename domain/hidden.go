@@ -62,8 +62,8 @@ const (
 // HiddenSlots are the documents Hidden adds.
 func HiddenSlots() []Slot {
 	return []Slot{
-		{Name: SlotHiddenState, Path: "private/state", Type: HiddenDoc[json.RawMessage]{}, Access: ReadNever,
-			Doc: "hidden-information games: the whole state and each player's recent events; server only"},
+		{Name: SlotHiddenState, Path: "private/state", Type: HiddenDoc[json.RawMessage]{}, Access: ReadNever, Journal: true,
+			Doc: "hidden-information games: the whole state and each player's recent events, and the records of the latest actions (the platform's journal); server only"},
 		{Name: SlotView, Path: "views/{key}", Type: ViewDoc{}, Access: ReadOwner,
 			Doc: "hidden-information games: what one player sees and their recent events as they saw them, keyed by player id; that player only"},
 	}

@@ -51,6 +51,8 @@ var seeded = []string{
 	"games/g1/private/cred-team-t1",
 	"games/g1/private/cred-admin-a1",
 	"games/g1/actions/a1",
+	"games/g1/actions/~journal-000000000017", // records moved from a hidden game's journal
+	"games/g1/private/state",                 // a hidden game's whole state and journal
 	"games/g1/bots/turn",
 	"games/g1/history/000000000001",
 	"users/p1/private/credentials",
@@ -172,6 +174,8 @@ func TestGet(t *testing.T) {
 		{"queues/dashdice/tickets/p2", only(bob)},
 		{"games/g1/private/server", nobody},
 		{"games/g1/actions/a1", nobody},
+		{"games/g1/actions/~journal-000000000017", nobody},
+		{"games/g1/private/state", nobody},
 		{"games/g1/bots/turn", nobody},
 		{"games/g1/history/000000000001", nobody},
 		{"users/p1/private/credentials", nobody},

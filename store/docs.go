@@ -22,6 +22,9 @@ type slots struct {
 	// records is the slot that keeps action records (domain.Slot.Records;
 	// record.go), "" when the game has none.
 	records string
+	// journal is the game's journal slot (domain.Slot.Journal; journal.go),
+	// "" when it has none.
+	journal string
 }
 
 func newSlots(g domain.Game) *slots {
@@ -30,6 +33,9 @@ func newSlots(g domain.Game) *slots {
 		s.byName[sl.Name] = sl
 		if sl.Records && sl.Keyed() {
 			s.records = sl.Name
+		}
+		if sl.Journal && !sl.Keyed() {
+			s.journal = sl.Name
 		}
 	}
 	return s
@@ -92,6 +98,11 @@ type readSet struct {
 	// gameLog is the game document's log fields as read (log.go), which
 	// its JSON in docs leaves out; nil when it was not read.
 	gameLog map[string]any
+	// journal is the records the game's journal document held as read
+	// (journal.go), which its JSON in docs leaves out; journalRead, that
+	// it was read (found or not).
+	journal     []any
+	journalRead bool
 	// warm is what the read does with the game document's warm copy
 	// (warm.go); nil: it neither takes nor keeps one.
 	warm *warmRead
@@ -187,6 +198,7 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 			rs.snapshot[id] = time.Time{}
 		}
 		var j json.RawMessage
+		data = rs.keepJournal(sl, id, data)
 		if data != nil {
 			if id == domain.GameDocID {
 				// The platform's log fields stay the platform's: the
@@ -260,9 +272,9 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 // docFields is the stored form of a game's document value; the fields named
 // in packed (domain.Slot.Packed) are stored as their JSON text.
 func docFields(v any, now time.Time, packed []string) (map[string]any, error) {
-	var act map[string]any
+	var act, fields map[string]any
 	if w, ok := v.(withRecord); ok {
-		v, act = w.value, w.act
+		v, act, fields = w.value, w.act, w.fields
 	}
 	m, err := toFirestore(v)
 	if err != nil {
@@ -279,6 +291,7 @@ func docFields(v any, now time.Time, packed []string) (map[string]any, error) {
 	if act != nil {
 		doc[fAct] = act
 	}
+	maps.Copy(doc, fields)
 	return doc, nil
 }
 
@@ -328,6 +341,15 @@ func writeDoc(tx txn, ref *firestore.DocumentRef, w domain.Write, rs *readSet, n
 		doc, err := docFields(w.Value, now, packed)
 		if err != nil {
 			return err
+		}
+		if sl.journal != "" && w.DocID == domain.Doc(sl.journal, "") && !rs.journalRead {
+			// A journal document written unread: its fields, whole, and
+			// the records it holds kept (journal.go).
+			var paths []firestore.FieldPath
+			for k := range doc {
+				paths = append(paths, firestore.FieldPath{k})
+			}
+			return tx.Set(ref, doc, firestore.Merge(paths...))
 		}
 		return tx.Set(ref, doc)
 	}

@@ -134,6 +134,9 @@ type actEntry struct {
 	// Priv: the reply is in the game's server-only private/server document
 	// (a create's: it tells the room code), not here.
 	Priv bool `json:"p,omitempty"`
+	// Jnl: the action's record is in the game's journal (journal.go), not
+	// here.
+	Jnl bool `json:"j,omitempty"`
 }
 
 // platformLog is the part of the game document this file keeps.
@@ -413,8 +416,7 @@ func (e actEntry) recorded(hash string, a domain.Action, pl platformLog) (*recor
 	if e.Hash != shortHash(hash) {
 		return nil, reused(a)
 	}
-	gone := domain.Errorf(domain.ECONFLICT,
-		"actionId %q was already applied (it made version %d); its reply is no longer kept: read the game instead", a.ID, e.Version)
+	gone := e.gone(a)
 	if e.Reply == "" {
 		return nil, gone
 	}
@@ -430,6 +432,13 @@ func (e actEntry) recorded(hash string, a domain.Action, pl platformLog) (*recor
 		}
 	}
 	return out, nil
+}
+
+// gone is what a retry of the entry's action gets once its reply is no
+// longer kept: a 409, never a second application.
+func (e actEntry) gone(a domain.Action) error {
+	return domain.Errorf(domain.ECONFLICT,
+		"actionId %q was already applied (it made version %d); its reply is no longer kept: read the game instead", a.ID, e.Version)
 }
 
 // replyWithoutEvents is the reply an entry of acts keeps: its events are in
@@ -806,7 +815,7 @@ func (st *Store) recordedAnywhere(ctx context.Context, sl *slots, inEvent bool, 
 	if err == nil {
 		pl := logOfFields(splitLog(snap.Data()))
 		if e, ok := pl.find(actKey(a)); ok {
-			return st.recall(get, gameID, e, hash, a, pl)
+			return st.recall(get, sl, gameID, e, hash, a, pl)
 		}
 	} else if !notFound(err) {
 		return nil, err
@@ -832,14 +841,24 @@ func restOf(state json.RawMessage, pl platformLog) int {
 }
 
 // recall is what a retry of a recent action gets: e.recorded, or for an
-// action whose reply is kept in private/server (a create's), that reply,
-// read with get.
-func (st *Store) recall(get func(*firestore.DocumentRef) (*firestore.DocumentSnapshot, error), gameID string, e actEntry, hash string, a domain.Action, pl platformLog) (*recorded, error) {
-	if !e.Priv {
+// action whose reply is kept in private/server (a create's) or in the
+// game's journal (journal.go), that reply, read with get.
+func (st *Store) recall(get func(*firestore.DocumentRef) (*firestore.DocumentSnapshot, error), sl *slots, gameID string, e actEntry, hash string, a domain.Action, pl platformLog) (*recorded, error) {
+	if !e.Priv && !e.Jnl {
 		return e.recorded(hash, a, pl)
 	}
 	if e.Hash != shortHash(hash) {
 		return nil, reused(a)
+	}
+	if e.Jnl {
+		prev, err := st.journalRecord(get, sl, gameID, a)
+		if err != nil {
+			return nil, err
+		}
+		if prev == nil || prev.hash != hash {
+			return nil, e.gone(a)
+		}
+		return prev, nil
 	}
 	snap, err := get(st.privateRef(gameID))
 	if err != nil {

@@ -56,7 +56,14 @@ func (s *Store) privateRef(gameID string) *firestore.DocumentRef {
 // actionRef is the record of an action: keyed by who sent it and the id they
 // chose, so two players who happen to pick the same action id never collide.
 func (s *Store) actionRef(gameID string, a domain.Action) *firestore.DocumentRef {
-	return s.gameRef(gameID).Collection(colActions).Doc(recordKey(a))
+	return s.actionRefByID(gameID, recordKey(a))
+}
+
+// actionRefByID is the document id of game gameID's actions collection: an
+// action's record, or a batch of records moved from the journal
+// (journal.go).
+func (s *Store) actionRefByID(gameID, id string) *firestore.DocumentRef {
+	return s.gameRef(gameID).Collection(colActions).Doc(id)
 }
 
 // gameOf is the id of the game whose subcollection holds ref

@@ -68,10 +68,12 @@ func (at *attempt) holdsRecord(w domain.Write) bool {
 }
 
 // withRecord is a document value with an action record to store beside its
-// fields (docFields adds it, as Firestore values: its time stays a time).
+// fields (docFields adds it, as Firestore values: its time stays a time),
+// or the platform's other fields (the journal's records: journal.go).
 type withRecord struct {
-	value any
-	act   map[string]any
+	value  any
+	act    map[string]any
+	fields map[string]any
 }
 
 // recordedAction finds the record of action a in game gameID: in its own

@@ -153,6 +153,30 @@ func ReplayGame(ctx context.Context, st *Store, kind, gameID string, viewer doma
 		if err := input(a.Ref.ID, a.Data()); err != nil {
 			return nil, err
 		}
+		// A batch of records moved from the journal (journal.go).
+		if list, ok := a.Data()[fJournal].([]any); ok {
+			if err := journalInputs(list, inputs); err != nil {
+				return nil, err
+			}
+		}
+	}
+	sl := st.slotsOf(e.Game)
+	if sl.journal != "" {
+		// The records still waiting in the journal.
+		p, err := sl.path(gameID, domain.Doc(sl.journal, ""))
+		if err != nil {
+			return nil, err
+		}
+		snap, err := st.FS.Doc(p).Get(ctx)
+		if err != nil && !notFound(err) {
+			return nil, err
+		}
+		if err == nil {
+			list, _ := snap.Data()[fJournal].([]any)
+			if err := journalInputs(list, inputs); err != nil {
+				return nil, err
+			}
+		}
 	}
 	// An action whose plan keeps its record in its own event record
 	// (domain.Plan.RecordInEvent; record.go) has it there.
@@ -165,7 +189,6 @@ func ReplayGame(ctx context.Context, st *Store, kind, gameID string, viewer doma
 	}
 	// A game with a records slot keeps most of its actions' records there
 	// (record.go): its documents are read too.
-	sl := st.slotsOf(e.Game)
 	if sl.records != "" {
 		coll, err := sl.collection(gameID, sl.records)
 		if err != nil {

@@ -377,8 +377,13 @@ func (at *attempt) write() error {
 		if err != nil {
 			return err
 		}
+		if x.sl.journal != "" && w.Slot == x.sl.journal {
+			if w, err = at.journalWrite(w); err != nil {
+				return err
+			}
+		}
 		if at.holdsRecord(w) && !at.recordIn {
-			w.Value, at.recordIn = withRecord{w.Value, at.record()}, true
+			w.Value, at.recordIn = withRecord{value: w.Value, act: at.record()}, true
 		}
 		if err := writeDoc(tx, st.FS.Doc(p), w, at.rs, now, x.sl); err != nil {
 			return err
@@ -488,6 +493,11 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 		}
 		extra[fActs] = firestoreActs(withAct(pl.Acts, e))
 		at.recorded = true
+	} else if at.journaled() {
+		// Its record goes to the journal (journal.go); its key here, so a
+		// retry knows to look there.
+		e := actEntry{Key: actKey(a), Hash: shortHash(at.hash), Version: w.Version, Steps: len(steps), Jnl: true}
+		extra[fActs] = firestoreActs(withAct(pl.Acts, e))
 	}
 	if w.Create {
 		room := ""
@@ -761,7 +771,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 			}
 			var again retried
 			if errors.As(err, &again) {
-				prev, rerr := st.recall(tx.Get, gameID, again.actEntry, hash, a, again.log)
+				prev, rerr := st.recall(tx.Get, x.sl, gameID, again.actEntry, hash, a, again.log)
 				if rerr != nil {
 					return rerr
 				}
@@ -777,7 +787,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 					// key in it.
 					pl := x.read.log()
 					if e, ok := pl.find(actKey(a)); ok {
-						prev, rerr := st.recall(tx.Get, gameID, e, hash, a, pl)
+						prev, rerr := st.recall(tx.Get, x.sl, gameID, e, hash, a, pl)
 						if rerr != nil {
 							return rerr
 						}

@@ -459,6 +459,19 @@ func recordSlots(t *testing.T, g domain.Game) {
 	if n > 1 {
 		t.Fatalf("%s declares %d slots that keep action records; at most one may", g.Kind(), n)
 	}
+	n = 0
+	for _, s := range g.Slots() {
+		if !s.Journal {
+			continue
+		}
+		n++
+		if s.Keyed() || s.Access != domain.ReadNever {
+			t.Fatalf("slot %s is a journal: it must be one document, domain.ReadNever (it is %q, access %v)", s.Name, s.Path, s.Access)
+		}
+	}
+	if n > 1 {
+		t.Fatalf("%s declares %d journal slots; at most one may", g.Kind(), n)
+	}
 }
 
 // packedSlots checks domain.Slot.Packed: each name is a top-level JSON field

@@ -1,0 +1,138 @@
+package functions_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/store"
+)
+
+// TestFogJournal: a fog game's actions write a player's view besides the
+// game, so each keeps a server-only record; the records go into the game's
+// journal (private/state, which every fog action writes anyway) and move
+// JournalKeep at a time into one document of the actions collection (issue
+// 22). A retry of a recent action gets its first reply and changes nothing;
+// a retry of one whose record has moved gets a 409, never a second
+// application; a reused id with another request is refused; the finished
+// game replays from the journal and the moved records; and a fog game of
+// either turn mode writes no record document per action.
+func TestFogJournal(t *testing.T) {
+	t.Parallel()
+	s := newStack(t)
+	ctx := context.Background()
+	host, guest := s.guest("Jh"), s.guest("Jg")
+	code, out := s.post(host.Token, "HexDice", map[string]any{"type": "create", "actionId": "c", "size": "small", "fog": true, "seed": "journal-seed"})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	id := out["result"].(map[string]any)["gameId"].(string)
+	code, out = s.post(guest.Token, "HexDice", map[string]any{"type": "join", "actionId": "j", "gameId": id})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+
+	records := func() (perAction, moved int) {
+		t.Helper()
+		docs, err := s.store.FS.Collection("games").Doc(id).Collection("actions").Documents(ctx).GetAll()
+		require.NoError(t, err)
+		for _, d := range docs {
+			if _, ok := d.Data()["journal"]; ok {
+				moved++
+			} else {
+				perAction++
+			}
+		}
+		return perAction, moved
+	}
+	waiting := func() int {
+		t.Helper()
+		snap, err := s.store.FS.Doc("games/" + id + "/private/state").Get(ctx)
+		require.NoError(t, err)
+		list, _ := snap.Data()["journal"].([]any)
+		return len(list)
+	}
+
+	// Turns end one after the other, each by the player whose turn it is.
+	type sent struct {
+		who  player
+		body map[string]any
+		out  map[string]any
+	}
+	var done []sent
+	players := []player{host, guest}
+	turn := 0
+	for i := 0; len(done) < store.JournalKeep+4; i++ {
+		require.Less(t, i, 100, "turns that would not end")
+		p := players[turn%2]
+		body := map[string]any{"type": "endTurn", "actionId": fmt.Sprint("e", i), "gameId": id}
+		code, out := s.post(p.Token, "HexDice", body)
+		if code != http.StatusOK {
+			turn++ // not this player's turn
+			continue
+		}
+		done = append(done, sent{p, body, out})
+		turn++
+	}
+	perAction, moved := records()
+	require.Zero(t, perAction, "record documents of single actions")
+	require.Equal(t, 1, moved, "the journal moved its first %d records into one document", store.JournalKeep)
+	require.Equal(t, len(done)+1-store.JournalKeep, waiting(), "records waiting: the join's and the turns' after the move")
+
+	// The latest turn, sent again: its first reply, nothing applied.
+	last := done[len(done)-1]
+	_, version := hexVersion(t, s, id)
+	code, again := s.post(last.who.Token, "HexDice", last.body)
+	require.Equal(t, http.StatusOK, code, "%v", again)
+	require.Equal(t, last.out, again, "a retried action gets its first reply")
+	_, v := hexVersion(t, s, id)
+	require.Equal(t, version, v, "a retry changes nothing")
+
+	// Another request under the latest turn's id: refused.
+	code, out = s.post(last.who.Token, "HexDice", map[string]any{"type": "surrender", "actionId": last.body["actionId"], "gameId": id})
+	require.Equal(t, http.StatusConflict, code, "%v", out)
+	require.Equal(t, domain.EEXISTS, out["error"].(map[string]any)["code"])
+
+	// The first turn's record has moved: its retry is a 409, not a second
+	// turn's end.
+	first := done[0]
+	code, out = s.post(first.who.Token, "HexDice", first.body)
+	require.Equal(t, http.StatusConflict, code, "%v", out)
+	require.Equal(t, domain.ECONFLICT, out["error"].(map[string]any)["code"])
+	require.Contains(t, out["error"].(map[string]any)["message"], "already applied")
+	_, v = hexVersion(t, s, id)
+	require.Equal(t, version, v)
+
+	// To the end, and the replay: from the moved records and the journal.
+	code, out = s.post(host.Token, "HexDice", map[string]any{"type": "surrender", "actionId": "s", "gameId": id})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	res := replayed(t, s, "HexDice", id, guest)
+	require.Equal(t, true, res["verified"], "%v", res["diverged"])
+	perAction, _ = records()
+	require.Zero(t, perAction, "record documents of single actions, the game over")
+
+	// The simultaneous mode: orders, fog, the same.
+	a, b := s.guest("Ja"), s.guest("Jb")
+	code, out = s.post(a.Token, "HexDice", map[string]any{"type": "create", "actionId": "c", "size": "small", "fog": true, "mode": "simultaneous", "seed": "journal-seed-2"})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	id = out["result"].(map[string]any)["gameId"].(string)
+	code, out = s.post(b.Token, "HexDice", map[string]any{"type": "join", "actionId": "j", "gameId": id})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	n := randomPlay(t, s, "HexDice", id, []player{a, b}, 7, 120)
+	require.Greater(t, n, store.JournalKeep)
+	perAction, moved = records()
+	require.Zero(t, perAction, "record documents of single actions (simultaneous)")
+	require.Positive(t, moved)
+	res = replayed(t, s, "HexDice", id, a)
+	require.Equal(t, true, res["verified"], "%v", res["diverged"])
+}
+
+// hexVersion reads a Hex & Dice game's status and version.
+func hexVersion(t *testing.T, s *stack, id string) (string, int64) {
+	t.Helper()
+	snap, err := s.store.FS.Doc("games/" + id).Get(context.Background())
+	require.NoError(t, err)
+	st, _ := snap.Data()["status"].(string)
+	v, _ := snap.Data()["version"].(int64)
+	return st, v
+}
