@@ -22,6 +22,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -85,32 +86,40 @@ func run(n int, only string, discordLimit, discordBurst int, crowd []int) error 
 		defer fake.Close()
 		os.Setenv(games.DiscordBaseEnv, fake.URL) // Tile Race accepts and sends to its webhooks
 	}
-	port, err := fsemu.FreePort()
-	if err != nil {
-		return err
-	}
-	host := "127.0.0.1:" + strconv.Itoa(port)
 	cnt := &fsemu.Counter{}
-	// The stack's Firestore client talks through this connection, so every
-	// read and write it makes is counted.
-	conn, err := cnt.Dial(host)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-
 	reg := games.All()
-	ready := make(chan *stack.Stack, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- stack.Run(ctx, stack.Config{FirestorePort: port, NoDemo: true, Games: reg,
-			ClientOptions: []option.ClientOption{option.WithGRPCConn(conn)}}, func(s *stack.Stack) { ready <- s })
-	}()
 	var s *stack.Stack
-	select {
-	case s = <-ready:
-	case err := <-done:
-		return fmt.Errorf("starting the stack: %w", err)
+	var done chan error
+	// The port is chosen here, before the stack starts, so the counted
+	// connection can be made for it; another process may take it in
+	// between (tests start emulators in parallel): then another port.
+	for attempt := 1; ; attempt++ {
+		port, err := fsemu.FreePort()
+		if err != nil {
+			return err
+		}
+		// The stack's Firestore client talks through this connection, so
+		// every read and write it makes is counted.
+		conn, err := cnt.Dial("127.0.0.1:" + strconv.Itoa(port))
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		ready := make(chan *stack.Stack, 1)
+		done = make(chan error, 1)
+		go func() {
+			done <- stack.Run(ctx, stack.Config{FirestorePort: port, NoDemo: true, Games: reg,
+				ClientOptions: []option.ClientOption{option.WithGRPCConn(conn)}}, func(s *stack.Stack) { ready <- s })
+		}()
+		select {
+		case s = <-ready:
+		case err := <-done:
+			if errors.Is(err, stack.ErrPortBusy) && attempt < 5 {
+				continue
+			}
+			return fmt.Errorf("starting the stack: %w", err)
+		}
+		break
 	}
 	defer func() { cancel(); <-done }()
 

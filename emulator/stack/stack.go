@@ -100,7 +100,7 @@ func Run(ctx context.Context, c Config, ready func(*Stack)) error {
 	if emuHost == "" {
 		if c.FirestorePort != 0 {
 			if l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(c.FirestorePort))); err != nil {
-				return fmt.Errorf("firestore port %d is busy (another emulator running? attach to it with -attach): %w", c.FirestorePort, err)
+				return fmt.Errorf("firestore port %d is busy (another emulator running? attach to it with -attach): %w: %w", c.FirestorePort, ErrPortBusy, err)
 			} else {
 				l.Close()
 			}
@@ -235,6 +235,11 @@ func Run(ctx context.Context, c Config, ready func(*Stack)) error {
 		return err
 	}
 }
+
+// ErrPortBusy is what Run's error wraps when Config.FirestorePort is taken:
+// a caller that chose the port itself (the load generator) may choose
+// another.
+var ErrPortBusy = errors.New("port in use")
 
 // tick runs the scheduled work every second, as Cloud Scheduler does every
 // minute in production, and between ticks the leaderboards' projection pass

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -58,8 +59,27 @@ func Jar() (string, error) {
 	return "", errors.New("fsemu: Firestore emulator jar not found; install the gcloud SDK's cloud-firestore-emulator component or set FIRESTORE_EMULATOR_JAR")
 }
 
-// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.
+// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago, for
+// a server about to listen on it (an emulator, a functions host).
+//
+// It is taken at random below the kernel's ephemeral range (Linux's default
+// starts at 32768): a port from that range, which is what asking for port 0
+// gives, is also what the kernel hands the next outgoing connection as its
+// local port, and with the tests' many emulators and clients one did take
+// such a port between this call and the emulator's bind (CI, "port is
+// busy"). Below it, only another server choosing the same port at random
+// can take it.
 func FreePort() (int, error) {
+	const lo, hi = 20000, 32000
+	for range 50 {
+		port := lo + rand.IntN(hi-lo)
+		l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+		if err != nil {
+			continue
+		}
+		l.Close()
+		return port, nil
+	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err
