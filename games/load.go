@@ -1078,12 +1078,19 @@ func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	// Whole games, create to end, untimed: Small maps in each mode, three
 	// games each (a game's length, and so its per-game documents' share,
 	// varies with its map by a fifth either way).
+	// And two of each with fog of war: every action writes private/state
+	// and views, and keeps its record in private/state's journal.
 	h.quiet = true
-	var whole [2]wholeGames
-	for i, mode := range []hexdice.TurnMode{hexdice.Alternating, hexdice.Simultaneous} {
-		for n := range 3 {
+	var whole [4]wholeGames
+	for i, c := range []struct {
+		mode  hexdice.TurnMode
+		fog   bool
+		games int
+	}{{hexdice.Alternating, false, 3}, {hexdice.Simultaneous, false, 3}, {hexdice.Alternating, true, 2}, {hexdice.Simultaneous, true, 2}} {
+		mode := c.mode
+		for n := range c.games {
 			since, paths0, first := countFrom(p), pathsNow(p), h.seq
-			id, err := h.create(ctx, fmt.Sprint("whole-", mode, "-", n), hexdice.CreateRequest{Size: hexdice.Small, TurnSeconds: 120, Mode: mode})
+			id, err := h.create(ctx, fmt.Sprint("whole-", mode, "-", c.fog, "-", n), hexdice.CreateRequest{Size: hexdice.Small, TurnSeconds: 120, Mode: mode, Fog: c.fog})
 			if err != nil {
 				return err
 			}
@@ -1119,6 +1126,8 @@ func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	perAction(out, kinds, h.counts, func(typ string) int { return len(h.lat[typ]) })
 	whole[0].print(out, "games, alternating, Small map")
 	whole[1].print(out, "games, simultaneous, Small map (each round's orders are documents of their own)")
+	whole[2].print(out, "games with fog of war, alternating, Small map")
+	whole[3].print(out, "games with fog of war, simultaneous, Small map")
 	fmt.Fprintf(out, "game document at round 40 of a Large standoff (%d troops): %d bytes (Firestore storage size), %d bytes of state as JSON\n",
 		at40.troops, at40.size, at40.json)
 	return nil
@@ -1168,7 +1177,17 @@ func (h *hexLoad) state(ctx context.Context, id string) (hexState, error) {
 	if err != nil {
 		return hexState{}, err
 	}
-	raw, err := json.Marshal(doc["state"])
+	version, _ := doc["version"].(int64)
+	state := doc["state"]
+	// A fog game's whole state is in private/state while it hides (the
+	// game document holds its public projection): Autoplay plays from the
+	// whole state, as a load script may.
+	if ps, _, err := h.p.Doc(ctx, "games/"+id+"/private/state"); err != nil {
+		return hexState{}, err
+	} else if v, _ := ps["version"].(int64); ps != nil && v == version {
+		state = ps["state"]
+	}
+	raw, err := json.Marshal(state)
 	if err != nil {
 		return hexState{}, err
 	}
@@ -1177,7 +1196,7 @@ func (h *hexLoad) state(ctx context.Context, id string) (hexState, error) {
 		return hexState{}, err
 	}
 	st.size, st.json, st.troops = size, len(raw), len(st.g.Troops)
-	st.version, _ = doc["version"].(int64)
+	st.version = version
 	return st, nil
 }
 
