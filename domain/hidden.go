@@ -18,7 +18,8 @@ import (
 //     game document;
 //   - views/{viewerId} (SlotView, that viewer only) holds View(state, id) and
 //     the viewer's recent events as the viewer saw them; it is written only
-//     when it changes.
+//     when its view changes or its viewer saw more of a step than the
+//     neutral account (seen).
 //
 // The steps' events (the game document's log, event records, history
 // batches: readable by everyone) are Events(before, after, events, ""): the
@@ -93,7 +94,7 @@ type SeenStep struct {
 type ViewDoc struct {
 	Version int64      `json:"version"`
 	View    any        `json:"view"`
-	Events  []SeenStep `json:"events"` // the last ViewKeep steps that showed the viewer anything
+	Events  []SeenStep `json:"events"` // the last ViewKeep steps that showed the viewer anything, as of the last step that showed it more than the neutral account
 }
 
 // ReadFull returns the game document with the whole state: a hidden game's
@@ -168,17 +169,25 @@ func sameJSON(a, b any) bool {
 }
 
 // seen files a step's events as each viewer saw them and returns the
-// neutral account.
+// neutral account. A viewer is fresh (its view document is written) only
+// when it saw more than the neutral account, which the game document's log
+// carries to every reader: a client merges the two, taking a step from the
+// view when the view has it (web/src/pages/hexfog.ts viewRecords). So a
+// step everyone sees alike (a turn's end, coins) does not rewrite every
+// player's view (issue 22: it had made a fog action write 1.86 views).
 func (h *Hidden[S]) seen(before, after S, seq int64, typ string, events []Event, recent map[string][]SeenStep, fresh map[string]bool) []Event {
+	neutral := nonNil(h.Events(before, after, events, ""))
 	for _, v := range h.Viewers(after) {
 		evs := h.Events(before, after, events, v)
 		if len(evs) == 0 {
 			continue
 		}
 		recent[v] = trimSteps(append(recent[v], SeenStep{Seq: seq, Type: typ, Events: evs}))
-		fresh[v] = true
+		if !sameJSON(evs, neutral) {
+			fresh[v] = true
+		}
 	}
-	return nonNil(h.Events(before, after, events, ""))
+	return neutral
 }
 
 // trimSteps keeps the last ViewKeep steps and at most ViewBytes of them

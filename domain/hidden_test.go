@@ -67,7 +67,8 @@ func secretHidden() *Hidden[secretState] {
 
 // TestHiddenSingle: a hidden game's game document holds the public
 // projection, private/state the whole state, each view its viewer's; the
-// steps' events are neutral; a view that did not change is not written;
+// steps' events are neutral; a view that did not change, and whose player
+// saw no more than the neutral account, is not written;
 // legal lists from the caller's mask; the first run asks for private/state.
 func TestHiddenSingle(t *testing.T) {
 	g := Single(SingleGame[secretState]{Rules: secretRules{}, Hidden: secretHidden()})
@@ -96,7 +97,7 @@ func TestHiddenSingle(t *testing.T) {
 	for _, w := range ch.Writes {
 		byDoc[w.DocID] = w
 	}
-	require.Len(t, ch.Writes, 4, "game, private/state, both views (b saw a's step, neutrally)")
+	require.Len(t, ch.Writes, 3, "game, private/state, a's view: b saw a's step only as the neutral account, which the game document's log carries")
 	require.Nil(t, byDoc[GameDocID].Value.(secretState).Secret, "the game document holds the projection")
 	require.Equal(t, 8, byDoc[Doc(SlotHiddenState, "")].Value.(HiddenDoc[secretState]).State.Secret["a"])
 	view := byDoc[Doc(SlotView, "a")].Value.(ViewDoc)
@@ -104,7 +105,27 @@ func TestHiddenSingle(t *testing.T) {
 	require.Len(t, view.Events, 1)
 	require.Equal(t, int64(5), view.Version)
 	require.Equal(t, []Event{{Type: "bumped", Player: "a"}}, ch.Steps[0].Events, "the step's events are neutral")
-	require.Equal(t, []Event{{Type: "bumped", Player: "a"}}, byDoc[Doc(SlotView, "b")].Value.(ViewDoc).Events[0].Events)
+	require.NotContains(t, byDoc, Doc(SlotView, "b"))
+	var bSaw []SeenStep
+	for _, l := range byDoc[Doc(SlotHiddenState, "")].Value.(HiddenDoc[secretState]).Recent {
+		if l.Viewer == "b" {
+			bSaw = l.Steps
+		}
+	}
+	require.Len(t, bSaw, 1, "b's recent steps keep the step for b's view's next write")
+	require.Equal(t, []Event{{Type: "bumped", Player: "a"}}, bSaw[0].Events)
+
+	// A step that shows b more than the neutral account writes b's view.
+	told := secretHidden()
+	told.Events = func(_, _ secretState, evs []Event, v string) []Event {
+		if v == "" {
+			return []Event{}
+		}
+		return evs
+	}
+	ch, err = Single(SingleGame[secretState]{Rules: secretRules{}, Hidden: told}).Run(d, act, Env{Now: time.Unix(0, 0)})
+	require.NoError(t, err)
+	require.Len(t, ch.Writes, 4, "game, private/state, both views: b saw more than the neutral account")
 
 	// A step nobody else sees and that changes no other view writes only
 	// the caller's view.
