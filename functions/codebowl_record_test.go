@@ -1,7 +1,6 @@
 package functions_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"testing"
@@ -21,7 +20,6 @@ import (
 func TestCodeBowlJoinAndEndKeepNoRecord(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
-	ctx := context.Background()
 	ann, ben := s.cbCoach("cb_rec_ann"), s.cbCoach("cb_rec_ben")
 	reds := s.cbTeam(ann, "t1", cbSpec("Reds", 4, 4, 4))
 	blues := s.cbTeam(ben, "t1", cbSpec("Blues", 4, 4, 4))
@@ -29,12 +27,7 @@ func TestCodeBowlJoinAndEndKeepNoRecord(t *testing.T) {
 	code, out := s.post(ann.Token, "CodeBowl", map[string]any{"type": "create", "actionId": "c1", "teamId": reds})
 	require.Equal(t, http.StatusOK, code, "%v", out)
 	id := out["result"].(map[string]any)["gameId"].(string)
-	records := func() int {
-		t.Helper()
-		docs, err := s.store.FS.Collection("games").Doc(id).Collection("actions").Documents(ctx).GetAll()
-		require.NoError(t, err)
-		return len(docs)
-	}
+	records := func() int { n, moved := s.actionRecords(id); return n + moved }
 
 	join := map[string]any{"type": "join", "actionId": "j1", "gameId": id, "teamId": blues}
 	code, first := s.post(ben.Token, "CodeBowl", join)

@@ -32,19 +32,7 @@ func TestFogJournal(t *testing.T) {
 	code, out = s.post(guest.Token, "HexDice", map[string]any{"type": "join", "actionId": "j", "gameId": id})
 	require.Equal(t, http.StatusOK, code, "%v", out)
 
-	records := func() (perAction, moved int) {
-		t.Helper()
-		docs, err := s.store.FS.Collection("games").Doc(id).Collection("actions").Documents(ctx).GetAll()
-		require.NoError(t, err)
-		for _, d := range docs {
-			if _, ok := d.Data()["journal"]; ok {
-				moved++
-			} else {
-				perAction++
-			}
-		}
-		return perAction, moved
-	}
+	records := func() (perAction, moved int) { return s.actionRecords(id) }
 	waiting := func() int {
 		t.Helper()
 		snap, err := s.store.FS.Doc("games/" + id + "/private/state").Get(ctx)
@@ -125,6 +113,22 @@ func TestFogJournal(t *testing.T) {
 	require.Positive(t, moved)
 	res = replayed(t, s, "HexDice", id, a)
 	require.Equal(t, true, res["verified"], "%v", res["diverged"])
+}
+
+// actionRecords counts game id's documents in its actions collection: the
+// records of single actions, and the batches moved from a journal.
+func (s *stack) actionRecords(id string) (perAction, moved int) {
+	s.t.Helper()
+	docs, err := s.store.FS.Collection("games").Doc(id).Collection("actions").Documents(context.Background()).GetAll()
+	require.NoError(s.t, err)
+	for _, d := range docs {
+		if _, ok := d.Data()["journal"]; ok {
+			moved++
+		} else {
+			perAction++
+		}
+	}
+	return perAction, moved
 }
 
 // hexVersion reads a Hex & Dice game's status and version.
