@@ -2,13 +2,13 @@ package functions_test
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/hexdice"
 	"github.com/meeple-games/meeple/store"
 )
 
@@ -26,12 +26,9 @@ func TestFogJournal(t *testing.T) {
 	s := newStack(t)
 	ctx := context.Background()
 	host, guest := s.guest("Jh"), s.guest("Jg")
-	code, out := s.post(host.Token, "HexDice", map[string]any{"type": "create", "actionId": "c", "size": "small", "fog": true, "seed": "journal-seed"})
-	require.Equal(t, http.StatusOK, code, "%v", out)
-	id := out["result"].(map[string]any)["gameId"].(string)
-	code, out = s.post(guest.Token, "HexDice", map[string]any{"type": "join", "actionId": "j", "gameId": id})
-	require.Equal(t, http.StatusOK, code, "%v", out)
-
+	g := newHexGame(s, host, hexdice.CreateRequest{Size: hexdice.Small, Mode: hexdice.Alternating, Fog: true}, "journal-seed")
+	g.join(guest)
+	id := g.id
 	records := func() (perAction, moved int) { return s.actionRecords(id) }
 	waiting := func() int {
 		t.Helper()
@@ -48,19 +45,11 @@ func TestFogJournal(t *testing.T) {
 		out  map[string]any
 	}
 	var done []sent
-	players := []player{host, guest}
-	turn := 0
-	for i := 0; len(done) < store.JournalKeep+4; i++ {
-		require.Less(t, i, 100, "turns that would not end")
-		p := players[turn%2]
-		body := map[string]any{"type": "endTurn", "actionId": fmt.Sprint("e", i), "gameId": id}
-		code, out := s.post(p.Token, "HexDice", body)
-		if code != http.StatusOK {
-			turn++ // not this player's turn
-			continue
-		}
-		done = append(done, sent{p, body, out})
-		turn++
+	for len(done) < store.JournalKeep+4 {
+		st, _ := g.state()
+		p := g.player(st, st.Current)
+		out := g.must(p, "endTurn", nil)
+		done = append(done, sent{p, g.sent[len(g.sent)-1].body, out})
 	}
 	perAction, moved := records()
 	require.Zero(t, perAction, "record documents of single actions")
@@ -69,15 +58,15 @@ func TestFogJournal(t *testing.T) {
 
 	// The latest turn, sent again: its first reply, nothing applied.
 	last := done[len(done)-1]
-	_, version := hexVersion(t, s, id)
+	_, version := g.state()
 	code, again := s.post(last.who.Token, "HexDice", last.body)
 	require.Equal(t, http.StatusOK, code, "%v", again)
 	require.Equal(t, last.out, again, "a retried action gets its first reply")
-	_, v := hexVersion(t, s, id)
+	_, v := g.state()
 	require.Equal(t, version, v, "a retry changes nothing")
 
 	// Another request under the latest turn's id: refused.
-	code, out = s.post(last.who.Token, "HexDice", map[string]any{"type": "surrender", "actionId": last.body["actionId"], "gameId": id})
+	code, out := s.post(last.who.Token, "HexDice", map[string]any{"type": "surrender", "actionId": last.body["actionId"], "gameId": id})
 	require.Equal(t, http.StatusConflict, code, "%v", out)
 	require.Equal(t, domain.EEXISTS, out["error"].(map[string]any)["code"])
 
@@ -88,7 +77,7 @@ func TestFogJournal(t *testing.T) {
 	require.Equal(t, http.StatusConflict, code, "%v", out)
 	require.Equal(t, domain.ECONFLICT, out["error"].(map[string]any)["code"])
 	require.Contains(t, out["error"].(map[string]any)["message"], "already applied")
-	_, v = hexVersion(t, s, id)
+	_, v = g.state()
 	require.Equal(t, version, v)
 
 	// To the end, and the replay: from the moved records and the journal.
@@ -101,11 +90,9 @@ func TestFogJournal(t *testing.T) {
 
 	// The simultaneous mode: orders, fog, the same.
 	a, b := s.guest("Ja"), s.guest("Jb")
-	code, out = s.post(a.Token, "HexDice", map[string]any{"type": "create", "actionId": "c", "size": "small", "fog": true, "mode": "simultaneous", "seed": "journal-seed-2"})
-	require.Equal(t, http.StatusOK, code, "%v", out)
-	id = out["result"].(map[string]any)["gameId"].(string)
-	code, out = s.post(b.Token, "HexDice", map[string]any{"type": "join", "actionId": "j", "gameId": id})
-	require.Equal(t, http.StatusOK, code, "%v", out)
+	g = newHexGame(s, a, hexdice.CreateRequest{Size: hexdice.Small, Mode: hexdice.Simultaneous, Fog: true}, "journal-seed-2")
+	g.join(b)
+	id = g.id
 	n := randomPlay(t, s, "HexDice", id, []player{a, b}, 7, 120)
 	require.Greater(t, n, store.JournalKeep)
 	perAction, moved = records()
@@ -129,14 +116,4 @@ func (s *stack) actionRecords(id string) (perAction, moved int) {
 		}
 	}
 	return perAction, moved
-}
-
-// hexVersion reads a Hex & Dice game's status and version.
-func hexVersion(t *testing.T, s *stack, id string) (string, int64) {
-	t.Helper()
-	snap, err := s.store.FS.Doc("games/" + id).Get(context.Background())
-	require.NoError(t, err)
-	st, _ := snap.Data()["status"].(string)
-	v, _ := snap.Data()["version"].(int64)
-	return st, v
 }
