@@ -107,7 +107,7 @@ func (at *attempt) journalWrite(w domain.Write) (domain.Write, error) {
 		waiting = append(append([]any{}, waiting...), string(b))
 		at.recordIn = true
 	}
-	w.Value = withRecord{value: w.Value, fields: map[string]any{fJournal: nonNilList(waiting)}}
+	w.Value = withRecord{value: w.Value, fields: map[string]any{fJournal: nonNil(waiting)}}
 	return w, nil
 }
 
@@ -119,13 +119,6 @@ func listBytes(l []any) int {
 		n += len(s)
 	}
 	return n
-}
-
-func nonNilList(l []any) []any {
-	if l == nil {
-		return []any{}
-	}
-	return l
 }
 
 // keepJournal notes the records a journal document read holds, and takes
@@ -147,9 +140,9 @@ func (rs *readSet) keepJournal(sl *slots, id domain.DocID, data map[string]any) 
 	return out
 }
 
-// journalRecord finds the record of action a in the journal document of game
-// gameID, read with get (nil when it is not there).
-func (st *Store) journalRecord(get func(*firestore.DocumentRef) (*firestore.DocumentSnapshot, error), sl *slots, gameID string, a domain.Action) (*recorded, error) {
+// journalList reads the records waiting in game gameID's journal document
+// with get (none when the game has no journal or the document is absent).
+func (st *Store) journalList(get func(*firestore.DocumentRef) (*firestore.DocumentSnapshot, error), sl *slots, gameID string) ([]any, error) {
 	if sl == nil || sl.journal == "" {
 		return nil, nil
 	}
@@ -165,14 +158,40 @@ func (st *Store) journalRecord(get func(*firestore.DocumentRef) (*firestore.Docu
 		return nil, err
 	}
 	list, _ := snap.Data()[fJournal].([]any)
-	key := recordKey(a)
+	return list, nil
+}
+
+// journalEntries decodes a journal's records: a journal document's list,
+// or a moved batch's.
+func journalEntries(list []any) ([]journalEntry, error) {
+	out := make([]journalEntry, 0, len(list))
 	for _, v := range list {
 		s, _ := v.(string)
 		var e journalEntry
-		if json.Unmarshal([]byte(s), &e) != nil || e.Key != key {
-			continue
+		if err := json.Unmarshal([]byte(s), &e); err != nil {
+			return nil, err
 		}
-		return &recorded{hash: e.Hash, reply: e.Reply, session: e.Session}, nil
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// journalRecord finds the record of action a in the journal document of game
+// gameID, read with get (nil when it is not there).
+func (st *Store) journalRecord(get func(*firestore.DocumentRef) (*firestore.DocumentSnapshot, error), sl *slots, gameID string, a domain.Action) (*recorded, error) {
+	list, err := st.journalList(get, sl, gameID)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := journalEntries(list)
+	if err != nil {
+		return nil, err
+	}
+	key := recordKey(a)
+	for _, e := range entries {
+		if e.Key == key {
+			return &recorded{hash: e.Hash, reply: e.Reply, session: e.Session}, nil
+		}
 	}
 	return nil, nil
 }
@@ -180,20 +199,14 @@ func (st *Store) journalRecord(get func(*firestore.DocumentRef) (*firestore.Docu
 // journalInputs adds to inputs the replay inputs of the records in a
 // journal list (a journal document's, or a moved batch's).
 func journalInputs(list []any, inputs map[string]replayInput) error {
-	for _, v := range list {
-		s, _ := v.(string)
-		var e journalEntry
-		if err := json.Unmarshal([]byte(s), &e); err != nil {
+	entries, err := journalEntries(list)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := addReplayInput(inputs, e.Key, e.Replay); err != nil {
 			return err
 		}
-		if e.Replay == "" {
-			continue
-		}
-		var in replayInput
-		if err := json.Unmarshal([]byte(e.Replay), &in); err != nil {
-			return err
-		}
-		inputs[e.Key] = in
 	}
 	return nil
 }

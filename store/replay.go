@@ -139,15 +139,7 @@ func ReplayGame(ctx context.Context, st *Store, kind, gameID string, viewer doma
 	inputs := map[string]replayInput{}
 	input := func(id string, rec map[string]any) error {
 		s, _ := rec[fReplay].(string)
-		if s == "" {
-			return nil
-		}
-		var in replayInput
-		if err := json.Unmarshal([]byte(s), &in); err != nil {
-			return err
-		}
-		inputs[id] = in
-		return nil
+		return addReplayInput(inputs, id, s)
 	}
 	for _, a := range asnaps {
 		if err := input(a.Ref.ID, a.Data()); err != nil {
@@ -160,23 +152,14 @@ func ReplayGame(ctx context.Context, st *Store, kind, gameID string, viewer doma
 			}
 		}
 	}
+	// The records still waiting in the journal.
 	sl := st.slotsOf(e.Game)
-	if sl.journal != "" {
-		// The records still waiting in the journal.
-		p, err := sl.path(gameID, domain.Doc(sl.journal, ""))
-		if err != nil {
-			return nil, err
-		}
-		snap, err := st.FS.Doc(p).Get(ctx)
-		if err != nil && !notFound(err) {
-			return nil, err
-		}
-		if err == nil {
-			list, _ := snap.Data()[fJournal].([]any)
-			if err := journalInputs(list, inputs); err != nil {
-				return nil, err
-			}
-		}
+	waiting, err := st.journalList(func(ref *firestore.DocumentRef) (*firestore.DocumentSnapshot, error) { return ref.Get(ctx) }, sl, gameID)
+	if err != nil {
+		return nil, err
+	}
+	if err := journalInputs(waiting, inputs); err != nil {
+		return nil, err
 	}
 	// An action whose plan keeps its record in its own event record
 	// (domain.Plan.RecordInEvent; record.go) has it there.
@@ -563,11 +546,12 @@ func (r *replayer) action(group []logStep, inputs map[string]replayInput) (Frame
 	return r.frame(version, at, a.Type, name, fsteps)
 }
 
-func nonNil(evs []domain.Event) []domain.Event {
-	if evs == nil {
-		return []domain.Event{}
+// nonNil is s, or an empty slice for nil (JSON [] rather than null).
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
 	}
-	return evs
+	return s
 }
 
 func actorOf(m map[string]any) domain.Actor {

@@ -69,6 +69,20 @@ func replayPayload(p json.RawMessage) string {
 	return string(b)
 }
 
+// addReplayInput decodes a recorded replay input s (replayRecord's JSON) into
+// inputs under id; "" records nothing.
+func addReplayInput(inputs map[string]replayInput, id, s string) error {
+	if s == "" {
+		return nil
+	}
+	var in replayInput
+	if err := json.Unmarshal([]byte(s), &in); err != nil {
+		return err
+	}
+	inputs[id] = in
+	return nil
+}
+
 // replayInput is one action as a replay runs it again.
 type replayInput struct {
 	ID     string       `json:"id,omitempty"`

@@ -476,27 +476,28 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	// seed), whatever else it writes (a Hex & Dice map, a CodeBowl team):
 	// nobody reads it there, so no action record either.
 	var private map[string]any
-	if a := x.req.Action; a.ID != "" && (at.keptInGame() || (w.Create && len(at.change.Spawn) == 0)) && at.hash != "" {
-		e := actEntry{Key: actKey(a), Hash: shortHash(at.hash), Version: w.Version, Steps: len(steps), Reply: replyWithoutEvents(at.replyJSON)}
-		session := ""
+	a := x.req.Action
+	e := actEntry{Key: actKey(a), Hash: shortHash(at.hash), Version: w.Version, Steps: len(steps)}
+	switch {
+	case a.ID != "" && at.hash != "" && (at.keptInGame() || (w.Create && len(at.change.Spawn) == 0)):
+		e.Reply = replyWithoutEvents(at.replyJSON)
 		if s := at.change.Session; s != nil {
 			sb, _ := json.Marshal(s)
-			session = string(sb)
+			e.Session = string(sb)
 		}
-		e.Session = session
 		if w.Create {
 			private = map[string]any{"reply": string(at.replyJSON), "hash": at.hash}
-			if session != "" {
-				private["session"] = session
+			if e.Session != "" {
+				private["session"] = e.Session
 			}
 			e.Reply, e.Session, e.Priv = "", "", true
 		}
 		extra[fActs] = firestoreActs(withAct(pl.Acts, e))
 		at.recorded = true
-	} else if at.journaled() {
+	case at.journaled():
 		// Its record goes to the journal (journal.go); its key here, so a
 		// retry knows to look there.
-		e := actEntry{Key: actKey(a), Hash: shortHash(at.hash), Version: w.Version, Steps: len(steps), Jnl: true}
+		e.Jnl = true
 		extra[fActs] = firestoreActs(withAct(pl.Acts, e))
 	}
 	if w.Create {

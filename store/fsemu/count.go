@@ -52,8 +52,11 @@ func Tick(ctx context.Context) context.Context { return context.WithValue(ctx, t
 func isTick(ctx context.Context) bool { t, _ := ctx.Value(tickKey{}).(bool); return t }
 
 // opOf is op as Paths keys it for a call made with ctx.
-func opOf(ctx context.Context, op string) string {
-	if isTick(ctx) {
+func opOf(ctx context.Context, op string) string { return tickOp(isTick(ctx), op) }
+
+// tickOp is op as Paths keys it for a call that is the tick's or not.
+func tickOp(tick bool, op string) string {
+	if tick {
 		return "tick " + op
 	}
 	return op
@@ -212,12 +215,7 @@ type countingStream struct {
 }
 
 // op is op as Paths keys it for this stream.
-func (s *countingStream) op(op string) string {
-	if s.tick {
-		return "tick " + op
-	}
-	return op
-}
+func (s *countingStream) op(op string) string { return tickOp(s.tick, op) }
 
 func (s *countingStream) SendMsg(m any) error {
 	switch r := m.(type) {
