@@ -941,9 +941,8 @@ func raceMix(ctx context.Context, p domain.Probe, out io.Writer, r *loadRace) er
 		}
 		undoLat = append(undoLat, time.Since(t0))
 	}
-	c := since()
-	fmt.Fprintf(out, "  per undo (%d, one at a time): %.2f reads, %.2f writes in the request (the tick besides: %.2f reads, %.2f writes)\n",
-		undos, float64(c.ownReads)/undos, float64(c.ownWrites)/undos, float64(c.reads-c.ownReads)/undos, float64(c.writes-c.ownWrites)/undos)
+	ur, uw, tr, tw := since().split(undos)
+	fmt.Fprintf(out, "  per undo (%d, one at a time): %.2f reads, %.2f writes in the request (the tick besides: %.2f reads, %.2f writes)\n", undos, ur, uw, tr, tw)
 	breakdown(out, pathsNow(p), paths0, undos)
 	row(out, "  undo latency", undoLat)
 	// (6) Undo of one completion (one award), one at a time: a team
@@ -982,9 +981,10 @@ func raceMix(ctx context.Context, p domain.Probe, out io.Writer, r *loadRace) er
 		}
 		reqC, allC = reqC.plus(req), allC.plus(all)
 	}
+	ur, uw, tr, tw = reqC.split(undos)
+	ar, aw, atr, atw := allC.split(undos)
 	fmt.Fprintf(out, "  per undo of one completion (%d, one at a time): the request %.2f reads, %.2f writes; with its effects %.2f reads, %.2f writes; the tick besides, in the same windows: %.2f reads, %.2f writes, with the effects %.2f, %.2f\n",
-		undos, float64(reqC.ownReads)/undos, float64(reqC.ownWrites)/undos, float64(allC.ownReads)/undos, float64(allC.ownWrites)/undos,
-		float64(reqC.reads-reqC.ownReads)/undos, float64(reqC.writes-reqC.ownWrites)/undos, float64(allC.reads-allC.ownReads)/undos, float64(allC.writes-allC.ownWrites)/undos)
+		undos, ur, uw, ar, aw, tr, tw, atr, atw)
 	fmt.Fprintln(out, "    the request, by path:")
 	breakdown(out, undoReq, nil, undos)
 	fmt.Fprintln(out, "    after its reply until its effects ran, by path:")
@@ -1081,16 +1081,23 @@ func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	// And two of each with fog of war: every action writes private/state
 	// and views, and keeps its record in private/state's journal.
 	h.quiet = true
-	var whole [4]wholeGames
-	for i, c := range []struct {
+	kindsOfGame := []struct {
 		mode  hexdice.TurnMode
 		fog   bool
 		games int
-	}{{hexdice.Alternating, false, 3}, {hexdice.Simultaneous, false, 3}, {hexdice.Alternating, true, 2}, {hexdice.Simultaneous, true, 2}} {
-		mode := c.mode
+		what  string
+		whole wholeGames
+	}{
+		{mode: hexdice.Alternating, games: 3, what: "games, alternating, Small map"},
+		{mode: hexdice.Simultaneous, games: 3, what: "games, simultaneous, Small map (each round's orders are documents of their own)"},
+		{mode: hexdice.Alternating, fog: true, games: 2, what: "games with fog of war, alternating, Small map"},
+		{mode: hexdice.Simultaneous, fog: true, games: 2, what: "games with fog of war, simultaneous, Small map"},
+	}
+	for i := range kindsOfGame {
+		c := &kindsOfGame[i]
 		for n := range c.games {
 			since, paths0, first := countFrom(p), pathsNow(p), h.seq
-			id, err := h.create(ctx, fmt.Sprint("whole-", mode, "-", c.fog, "-", n), hexdice.CreateRequest{Size: hexdice.Small, TurnSeconds: 120, Mode: mode, Fog: c.fog})
+			id, err := h.create(ctx, fmt.Sprint("whole-", c.mode, "-", c.fog, "-", n), hexdice.CreateRequest{Size: hexdice.Small, TurnSeconds: 120, Mode: c.mode, Fog: c.fog})
 			if err != nil {
 				return err
 			}
@@ -1102,7 +1109,7 @@ func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 				return err
 			}
 			if st.g.Phase == hexdice.PhaseOver {
-				if err := whole[i].game(ctx, p, id, 2+h.seq-first, since, paths0); err != nil {
+				if err := c.whole.game(ctx, p, id, 2+h.seq-first, since, paths0); err != nil {
 					return err
 				}
 			}
@@ -1124,10 +1131,9 @@ func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	kinds := []string{"buy", "move", "attack", "endTurn", "orders draft", "orders submit", "orders resolve", "preview"}
 	h.bare.rows(out, " via HexDice function", kinds, h.lat)
 	perAction(out, kinds, h.counts, func(typ string) int { return len(h.lat[typ]) })
-	whole[0].print(out, "games, alternating, Small map")
-	whole[1].print(out, "games, simultaneous, Small map (each round's orders are documents of their own)")
-	whole[2].print(out, "games with fog of war, alternating, Small map")
-	whole[3].print(out, "games with fog of war, simultaneous, Small map")
+	for _, c := range kindsOfGame {
+		c.whole.print(out, c.what)
+	}
 	fmt.Fprintf(out, "game document at round 40 of a Large standoff (%d troops): %d bytes (Firestore storage size), %d bytes of state as JSON\n",
 		at40.troops, at40.size, at40.json)
 	return nil
@@ -1182,10 +1188,14 @@ func (h *hexLoad) state(ctx context.Context, id string) (hexState, error) {
 	// A fog game's whole state is in private/state while it hides (the
 	// game document holds its public projection): Autoplay plays from the
 	// whole state, as a load script may.
-	if ps, _, err := h.p.Doc(ctx, "games/"+id+"/private/state"); err != nil {
-		return hexState{}, err
-	} else if v, _ := ps["version"].(int64); ps != nil && v == version {
-		state = ps["state"]
+	if m, _ := state.(map[string]any); m["fog"] == true {
+		ps, _, err := h.p.Doc(ctx, "games/"+id+"/private/state")
+		if err != nil {
+			return hexState{}, err
+		}
+		if v, _ := ps["version"].(int64); v == version {
+			state = ps["state"]
+		}
 	}
 	raw, err := json.Marshal(state)
 	if err != nil {
@@ -1593,6 +1603,11 @@ func (c counted) plus(d counted) counted {
 	return counted{c.reads + d.reads, c.writes + d.writes, c.ownReads + d.ownReads, c.ownWrites + d.ownWrites}
 }
 
+// split is c per one of n: its own reads and writes, then the tick's.
+func (c counted) split(n float64) (ownReads, ownWrites, tickReads, tickWrites float64) {
+	return float64(c.ownReads) / n, float64(c.ownWrites) / n, float64(c.reads-c.ownReads) / n, float64(c.writes-c.ownWrites) / n
+}
+
 // less is c without d (what a window counted besides the actions it is for).
 func (c counted) less(d counted) counted {
 	return counted{c.reads - d.reads, c.writes - d.writes, c.ownReads - d.ownReads, c.ownWrites - d.ownWrites}
@@ -1653,7 +1668,7 @@ func (w wholeGames) print(out io.Writer, what string) {
 		// totals and ledger entry. No change to the log goes below it.
 		var own int64
 		for k, v := range w.paths {
-			if strings.HasPrefix(k, "write ") && !tickPath(k) {
+			if strings.HasPrefix(k, "write ") { // the tick's are "tick write …"
 				own += v
 			}
 		}
@@ -1661,8 +1676,8 @@ func (w wholeGames) print(out io.Writer, what string) {
 		fmt.Fprintf(out, "  its own writes with the history in one batch a game, the rest as above: %.3f per action (history batches now: %.1f a game)\n",
 			float64(own-batches+min(batches, int64(w.games)))/n, float64(batches)/games)
 	}
-	fmt.Fprintf(out, "  of which the tick's passes while it ran (every 1 s here, every minute in production, for every game at once): %.2f reads, %.2f writes per game\n",
-		float64(w.c.reads-w.c.ownReads)/games, float64(w.c.writes-w.c.ownWrites)/games)
+	_, _, tr, tw := w.c.split(games)
+	fmt.Fprintf(out, "  of which the tick's passes while it ran (every 1 s here, every minute in production, for every game at once): %.2f reads, %.2f writes per game\n", tr, tw)
 }
 
 // perAction prints counts per action of each type in order (n of them).
