@@ -88,38 +88,9 @@ func run(n int, only string, discordLimit, discordBurst int, crowd []int) error 
 	}
 	cnt := &fsemu.Counter{}
 	reg := games.All()
-	var s *stack.Stack
-	var done chan error
-	// The port is chosen here, before the stack starts, so the counted
-	// connection can be made for it; another process may take it in
-	// between (tests start emulators in parallel): then another port.
-	for attempt := 1; ; attempt++ {
-		port, err := fsemu.FreePort()
-		if err != nil {
-			return err
-		}
-		// The stack's Firestore client talks through this connection, so
-		// every read and write it makes is counted.
-		conn, err := cnt.Dial("127.0.0.1:" + strconv.Itoa(port))
-		if err != nil {
-			return err
-		}
-		defer conn.Close()
-		ready := make(chan *stack.Stack, 1)
-		done = make(chan error, 1)
-		go func() {
-			done <- stack.Run(ctx, stack.Config{FirestorePort: port, NoDemo: true, Games: reg,
-				ClientOptions: []option.ClientOption{option.WithGRPCConn(conn)}}, func(s *stack.Stack) { ready <- s })
-		}()
-		select {
-		case s = <-ready:
-		case err := <-done:
-			if errors.Is(err, stack.ErrPortBusy) && attempt < 5 {
-				continue
-			}
-			return fmt.Errorf("starting the stack: %w", err)
-		}
-		break
+	s, done, err := startCounted(ctx, cnt, reg)
+	if err != nil {
+		return err
 	}
 	defer func() { cancel(); <-done }()
 
@@ -175,6 +146,41 @@ func run(n int, only string, discordLimit, discordBurst int, crowd []int) error 
 		}
 	}
 	return nil
+}
+
+// startCounted starts the stack with its Firestore client's reads and
+// writes counted by cnt, and returns it with what its Run returns once it
+// ends. The emulator's port is chosen here, before the stack starts, so the
+// counted connection can be made for it; another process may take it in
+// between (tests start emulators in parallel): then another port.
+func startCounted(ctx context.Context, cnt *fsemu.Counter, reg domain.Registry) (*stack.Stack, <-chan error, error) {
+	for attempt := 1; ; attempt++ {
+		port, err := fsemu.FreePort()
+		if err != nil {
+			return nil, nil, err
+		}
+		conn, err := cnt.Dial("127.0.0.1:" + strconv.Itoa(port))
+		if err != nil {
+			return nil, nil, err
+		}
+		ready := make(chan *stack.Stack, 1)
+		done := make(chan error, 1)
+		go func() {
+			err := stack.Run(ctx, stack.Config{FirestorePort: port, NoDemo: true, Games: reg,
+				ClientOptions: []option.ClientOption{option.WithGRPCConn(conn)}}, func(s *stack.Stack) { ready <- s })
+			conn.Close()
+			done <- err
+		}()
+		select {
+		case s := <-ready:
+			return s, done, nil
+		case err := <-done:
+			if errors.Is(err, stack.ErrPortBusy) && attempt < 5 {
+				continue
+			}
+			return nil, nil, fmt.Errorf("starting the stack: %w", err)
+		}
+	}
 }
 
 // bareTransactions runs n bare transactions on loadgen/{name}
