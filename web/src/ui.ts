@@ -33,8 +33,17 @@ export function append(el: Node, ...children: Child[]): void {
 
 /** replace empties el and puts children in it. */
 export function replace(el: Element, ...children: Child[]): void {
+  // A live page redraws under the player's hands: a snapshot can land between
+  // a keyboard user's Tab and Enter. The focus goes back to the redrawn
+  // control of the same id, so the key reaches what the player chose.
+  const focused = document.activeElement;
+  const id = focused && focused !== el && el.contains(focused) ? focused.id : "";
   el.replaceChildren();
   append(el, ...children);
+  if (id && (!document.activeElement || document.activeElement === document.body)) {
+    const again = el.querySelector<HTMLElement>(`#${CSS.escape(id)}`);
+    again?.focus();
+  }
 }
 
 /**

@@ -216,6 +216,14 @@ await run("games2", async (browser, metrics) => {
   for (const [p, other] of [[ann, ben], [ben, ann]]) {
     await p.page.locator("#hd-buy-open").waitFor();
     await p.page.locator("#hd-buy-open").focus();
+    if (p === ben) {
+      // A snapshot redraws Ben's page between his Tab and his Enter (Ann's emote):
+      // the focus stays on the redrawn button, so the key still opens the shop.
+      await other.page.locator("#hd-emote-gg").click();
+      await p.page.locator("#hd-emotes li", { hasText: "GG" }).waitFor();
+      const still = await p.page.evaluate(() => document.activeElement?.id);
+      check(still === "hd-buy-open", `a redraw keeps the keyboard focus on the button it replaced (focus on "${still}")`);
+    }
     await p.page.keyboard.press("Enter"); // the shop of the listed hex; the focus goes to its first unit
     await p.page.locator("#hd-buy-marine").waitFor();
     await p.page.locator("#hd-buy-marine").focus();
