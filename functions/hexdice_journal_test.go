@@ -18,7 +18,7 @@ import (
 // JournalKeep at a time into one document of the actions collection (issue
 // 22). A retry of a recent action gets its first reply and changes nothing;
 // a retry of one whose record has moved gets a 409, never a second
-// application; a reused id with another request is refused; the finished
+// application, as does one older than the game's recent actions; a reused id with another request is refused; the finished
 // game replays from the journal and the moved records; and a fog game of
 // either turn mode writes no record document per action.
 func TestFogJournal(t *testing.T) {
@@ -79,6 +79,26 @@ func TestFogJournal(t *testing.T) {
 	require.Contains(t, out["error"].(map[string]any)["message"], "already applied")
 	_, v = g.state()
 	require.Equal(t, version, v)
+
+	// Turns on until the first ones have left the game document's recent
+	// actions too: a retry of one, on its player's turn, is still a 409
+	// (store/oldacts.go), however its record was kept.
+	for len(done) < store.ActKeep+3 {
+		st, _ := g.state()
+		p := g.player(st, st.Current)
+		out := g.must(p, "endTurn", nil)
+		done = append(done, sent{p, g.sent[len(g.sent)-1].body, out})
+	}
+	st, version := g.state()
+	old := done[0]
+	if old.who.Token != g.player(st, st.Current).Token {
+		old = done[1]
+	}
+	code, out = s.post(old.who.Token, "HexDice", old.body)
+	require.Equal(t, http.StatusConflict, code, "%v", out)
+	require.Contains(t, out["error"].(map[string]any)["message"], "already applied")
+	_, v = g.state()
+	require.Equal(t, version, v, "an old retry changes nothing")
 
 	// To the end, and the replay: from the moved records and the journal.
 	code, out = s.post(host.Token, "HexDice", map[string]any{"type": "surrender", "actionId": "s", "gameId": id})

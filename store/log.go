@@ -3,9 +3,8 @@ package store
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -144,6 +143,8 @@ type platformLog struct {
 	Log     []logStep  `json:"log"`
 	Flushed int64      `json:"logFlushed"`
 	Acts    []actEntry `json:"acts"`
+	// OldActs: the fingerprints of the actions that left Acts (oldacts.go).
+	OldActs []byte `json:"oldActs"`
 }
 
 // logOf decodes the log fields of a game document's JSON (zero when absent):
@@ -158,18 +159,21 @@ func logOf(raw json.RawMessage) platformLog {
 		Log     json.RawMessage `json:"log"`
 		Flushed int64           `json:"logFlushed"`
 		Acts    json.RawMessage `json:"acts"`
+		OldActs []byte          `json:"oldActs"`
 	}
 	if json.Unmarshal(raw, &doc) != nil {
 		return pl
 	}
-	return logFrom(doc.Log, doc.Acts, doc.Flushed)
+	pl = logFrom(doc.Log, doc.Acts, doc.Flushed)
+	pl.OldActs = doc.OldActs
+	return pl
 }
 
 // splitLog takes the log fields out of a game document's fields as
 // Firestore gives them, and returns them.
 func splitLog(data map[string]any) map[string]any {
 	out := map[string]any{}
-	for _, f := range []string{fLog, fActs, fLogFlushed} {
+	for _, f := range []string{fLog, fActs, fLogFlushed, fOldActs} {
 		if v, ok := data[f]; ok {
 			out[f] = v
 			delete(data, f)
@@ -185,10 +189,11 @@ func splitLog(data map[string]any) map[string]any {
 func logOfFields(f map[string]any) platformLog {
 	acts, aok := stringOrNil(f[fActs])
 	flushed, _ := f[fLogFlushed].(int64)
+	seen, _ := f[fOldActs].([]byte)
 	if b, ok := f[fLog].([]byte); ok && aok {
 		if steps, ok := packedLogs.get(string(b)); ok {
 			pl := logFrom(nil, json.RawMessage(acts), flushed)
-			pl.Log = steps
+			pl.Log, pl.OldActs = steps, seen
 			return pl
 		}
 	}
@@ -203,7 +208,9 @@ func logOfFields(f map[string]any) platformLog {
 		}
 		return logOf(raw)
 	}
-	return logFrom(json.RawMessage(log), json.RawMessage(acts), flushed)
+	pl := logFrom(json.RawMessage(log), json.RawMessage(acts), flushed)
+	pl.OldActs = seen
+	return pl
 }
 
 // stringOrNil is v as a string, "" when it is nil; false for anything else.
@@ -387,13 +394,6 @@ func decodeSteps(v any, out any) error {
 		return nil
 	}
 	return json.Unmarshal(text, out)
-}
-
-// actKey is the key of an action in acts: a hash of its actor and action id
-// (an action id may be 128 characters; acts holds ActKeep of them).
-func actKey(a domain.Action) string {
-	sum := sha256.Sum256([]byte(a.Actor.ID + "~" + a.ID))
-	return hex.EncodeToString(sum[:8])
 }
 
 // shortHash keeps enough of a request hash to tell two requests apart.
@@ -717,9 +717,11 @@ func (st *Store) writeBatch(tx txn, gameID, kind string, steps []logStep, now ti
 	if err != nil {
 		return err
 	}
-	return tx.Create(st.eventRef(gameID, batchID(steps[0].Seq)), map[string]any{
+	doc := map[string]any{
 		"seq": steps[0].Seq, "last": steps[len(steps)-1].Seq, fAt: now, fKind: kind, "batch": true, fPending: false, "steps": fs,
-	})
+	}
+	maps.Copy(doc, keysField(steps)) // an old retry is looked for by them (oldacts.go)
+	return tx.Create(st.eventRef(gameID, batchID(steps[0].Seq)), doc)
 }
 
 // expandRecords turns the documents of a game's events collection and its
@@ -837,7 +839,7 @@ func restOf(state json.RawMessage, pl platformLog) int {
 	if b, err := json.Marshal(pl.Acts); err == nil {
 		n += len(b) + 300
 	}
-	return n
+	return n + len(pl.OldActs) + 2 // and the fingerprints (oldacts.go), one more perhaps
 }
 
 // recall is what a retry of a recent action gets: e.recorded, or for an

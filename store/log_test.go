@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -121,6 +122,60 @@ func TestRetriesAfterManyActions(t *testing.T) {
 
 	_, err = f.run(t, ann, id, "first", "hold", nil)
 	require.Equal(t, domain.EEXISTS, domain.ErrorCode(err), "the same id for another request: %v", err)
+}
+
+// TestRetryOlderThanActs: a retry of an action that has left the game
+// document's recent actions (and whose step is in a history batch) is a 409
+// "already applied", on its player's turn too, and changes nothing; the game
+// document keeps 2 bytes for each action that left; a new action that
+// shares an old one's fingerprint by chance is applied.
+func TestRetryOlderThanActs(t *testing.T) {
+	f := newFixture(t)
+	id := f.game(t, map[string]any{"target": 1000})
+	_, err := f.run(t, ann, id, "first", "roll", nil)
+	require.NoError(t, err)
+	turn := func() domain.Actor {
+		s, _ := state(t, f, id)
+		if s.Current == 1 {
+			return bob
+		}
+		return ann
+	}
+	hold := func() {
+		_, err := f.run(t, turn(), id, fmt.Sprint("x", store.NewID()), "hold", nil)
+		require.NoError(t, err)
+	}
+	for i := 0; i < store.ActKeep+store.FlushEvery+1 || turn() != ann; i++ {
+		hold()
+	}
+	doc, err := f.st.GameDoc(context.Background(), id)
+	require.NoError(t, err)
+	_, v := state(t, f, id)
+	old, ok := doc["oldActs"].([]byte)
+	require.True(t, ok, "oldActs is bytes: %T", doc["oldActs"])
+	// The create's key (recognised from private/server) leaves no
+	// fingerprint; the join's and every other action's do.
+	require.Equal(t, 2*(int(v)-store.ActKeep), len(old), "2 bytes for each action that left acts (version %d)", v)
+
+	_, err = f.run(t, ann, id, "first", "roll", nil)
+	require.Equal(t, domain.ECONFLICT, domain.ErrorCode(err), "%v", err)
+	require.Contains(t, err.Error(), "already applied")
+	_, v2 := state(t, f, id)
+	require.Equal(t, v, v2, "the old retry changed nothing")
+
+	// An action id whose key shares the fingerprint of "first"'s.
+	sum := sha256.Sum256([]byte(ann.ID + "~first"))
+	twin := ""
+	for i := 0; twin == ""; i++ {
+		c := fmt.Sprint("twin-", i)
+		if s := sha256.Sum256([]byte(ann.ID + "~" + c)); s[0] == sum[0] && s[1] == sum[1] {
+			twin = c
+		}
+	}
+	_, err = f.run(t, ann, id, twin, "roll", nil)
+	require.NoError(t, err, "a new action sharing a fingerprint (%s) is applied", twin)
+	_, v3 := state(t, f, id)
+	require.Equal(t, v+1, v3)
 }
 
 // TestRetriedCreate: a create keeps no action record, and its retry still

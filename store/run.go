@@ -9,6 +9,7 @@ import (
 	"errors"
 	"maps"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"cloud.google.com/go/firestore"
@@ -248,8 +249,18 @@ func (x *execution) run(ctx context.Context, tx txn, now time.Time) (*attempt, e
 			// A retry of an action the game document records: its first
 			// reply, before the rules could apply it a second time.
 			pl := at.platformLog()
-			if e, ok := pl.find(actKey(a)); ok {
+			key := actKey(a)
+			if e, ok := pl.find(key); ok {
 				return retried{e, pl}
+			}
+			if x.plan.Scope == domain.ScopeGame && pl.mayHaveActed(key) {
+				// Perhaps an action older than acts remembers (oldacts.go).
+				switch done, err := st.appliedLongAgo(ctx, gameID, key, pl); {
+				case err != nil:
+					return err
+				case done:
+					return appliedBefore(a)
+				}
 			}
 		}
 		if x.plan.Scope == domain.ScopeGame {
@@ -448,6 +459,7 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 			return err
 		}
 		carried = map[string]any{"steps": fs}
+		maps.Copy(carried, keysField(batch))
 	case batch != nil:
 		if err := st.writeBatch(tx, gameID, kind, batch, at.now); err != nil {
 			return err
@@ -478,6 +490,12 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	var private map[string]any
 	a := x.req.Action
 	e := actEntry{Key: actKey(a), Hash: shortHash(at.hash), Version: w.Version, Steps: len(steps)}
+	addAct := func() {
+		extra[fActs] = firestoreActs(withAct(pl.Acts, e))
+		if old, ok := withOldActs(pl.OldActs, pl.Acts); ok {
+			extra[fOldActs] = old // what acts lets go of (oldacts.go)
+		}
+	}
 	switch {
 	case a.ID != "" && at.hash != "" && (at.keptInGame() || (w.Create && len(at.change.Spawn) == 0)):
 		e.Reply = replyWithoutEvents(at.replyJSON)
@@ -492,13 +510,13 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 			}
 			e.Reply, e.Session, e.Priv = "", "", true
 		}
-		extra[fActs] = firestoreActs(withAct(pl.Acts, e))
+		addAct()
 		at.recorded = true
 	case at.journaled():
 		// Its record goes to the journal (journal.go); its key here, so a
 		// retry knows to look there.
 		e.Jnl = true
-		extra[fActs] = firestoreActs(withAct(pl.Acts, e))
+		addAct()
 	}
 	if w.Create {
 		room := ""
@@ -517,7 +535,7 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	if err != nil {
 		return err
 	}
-	for _, f := range []string{fLog, fLogFlushed, fActs} {
+	for _, f := range []string{fLog, fLogFlushed, fActs, fOldActs} {
 		if v, ok := extra[f]; ok {
 			updates = append(updates, firestore.Update{Path: f, Value: v})
 		}
@@ -576,6 +594,18 @@ func recordID(s domain.Step, actionID string) string {
 // writeRecord writes a step's event record, with extra fields (nil: none).
 func (at *attempt) writeRecord(s domain.Step, extra map[string]any) error {
 	x := at.x
+	if a := x.req.Action; a.ID != "" && at.ownStep(s) {
+		// The record names its action among its steps' keys, for a retry
+		// older than the game document remembers (oldacts.go).
+		keys, _ := extra[fKeys].([]string)
+		if !slices.Contains(keys, actKey(a)) {
+			extra = maps.Clone(extra)
+			if extra == nil {
+				extra = map[string]any{}
+			}
+			extra[fKeys] = append(slices.Clip(keys), actKey(a))
+		}
+	}
 	id, eager, err := x.st.writeRecord(at.tx, x.entry, x.req.GameID, s, x.req.Action.ID, at.now, extra)
 	if err == nil && eager {
 		x.eagerRecords = append(x.eagerRecords, eagerRecord{id: id, at: at.now, step: s})
