@@ -277,17 +277,31 @@ func TestReplayEveryGame(t *testing.T) {
 				require.Equal(t, http.StatusOK, code, "%v", out)
 				n := randomPlay(t, s, "HexDice", id, []player{host, guest}, uint64(30+i), 150)
 				check(t, s, eve, "HexDice", id, []player{host, guest}, n)
-				// Hidden orders never reach a readable document: no orders step
-				// of the game's log or history carries its payload.
-				orders := 0
+				// Hidden orders never reach a readable document: an orders step
+				// of the game's log or history carries its payload only when
+				// the same step reveals them (the submission that resolved
+				// the round, which writes the game document alone).
+				orders, kept := 0, 0
 				for _, st := range loggedSteps(t, s, id) {
-					if st["type"] == "orders" {
-						orders++
-						require.NotContains(t, st, "p", "an orders payload in a readable log")
+					if st["type"] != "orders" {
+						continue
 					}
+					orders++
+					if _, ok := st["p"]; !ok {
+						continue
+					}
+					kept++
+					actor := st["actor"].(map[string]any)["id"]
+					revealed := false
+					for _, e := range st["events"].([]any) {
+						e := e.(map[string]any)
+						revealed = revealed || (e["type"] == "ordersRevealed" && e["player"] == actor)
+					}
+					require.True(t, revealed, "an orders payload in a readable log, not revealed by its step: %v", st)
 				}
 				if mode == "simultaneous" {
 					require.Positive(t, orders, "the simultaneous game had orders")
+					require.Positive(t, kept, "a resolving submission kept in the game document")
 				}
 			}
 		})

@@ -251,7 +251,13 @@ func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domai
 		return domain.Change{}, err
 	}
 	if a.Type == ActionOrders {
-		if res, ok := ch.Result.(OrdersResult); ok {
+		// The orders wait in the player's own document until the round
+		// resolves. The submission that resolves it stores none: its orders
+		// are played at once and revealed in the round's events (nothing
+		// reads an orders document of a past round), so it writes the game
+		// document alone, like any one-document action (issue 22: one write
+		// where it took three, with its action record).
+		if res, ok := ch.Result.(OrdersResult); ok && !res.Resolved {
 			ch.Writes = append(ch.Writes, domain.Write{DocID: domain.Doc(SlotOrders, res.PlayerID), Value: res.Orders})
 		}
 	}

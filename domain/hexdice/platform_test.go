@@ -164,6 +164,7 @@ func TestOrdersStayInTheirDocuments(t *testing.T) {
 	ch = do(t, w, alice, ActionOrders, orders(buyA, true))
 	require.True(t, ch.Result.(OrdersResult).Resolved)
 	require.Equal(t, []string{bob.ID}, ordersReads(log), "the last submission reads the other's orders")
+	require.Len(t, ch.Writes, 1, "the submission that resolves the round writes the game document alone: its orders are played and revealed")
 	g = worldGame(t, w)
 	require.Equal(t, 2, g.Round)
 	require.Len(t, g.Troops, 2, "both buys resolved")
