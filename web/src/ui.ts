@@ -42,7 +42,7 @@ export function replace(el: Element, ...children: Child[]): void {
   append(el, ...children);
   if (id && (!document.activeElement || document.activeElement === document.body)) {
     const again = el.querySelector<HTMLElement>(`#${CSS.escape(id)}`);
-    again?.focus();
+    again?.focus({ preventScroll: true }); // a redraw must not move the page under the player
   }
 }
 
