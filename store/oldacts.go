@@ -24,6 +24,10 @@ import (
 // fingerprints at most (8 KB); a retry older than that is recognised only
 // with `version`, as every retry was before.
 //
+// A step's key is its actor's and its action id's: an `advance`, whose steps
+// are the system's expiries, is found by none, and sent again applies only
+// deadlines that passed since, which is what it is for.
+//
 // Why not a read per action: every action would pay it (issue 22's ≤ 1.05
 // reads). Why in the game document: it is the one document every action of
 // the game reads anyway (warm.go); every listener's snapshot carries it, 2
