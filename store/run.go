@@ -175,6 +175,11 @@ type execution struct {
 	// game document under its read's update time.
 	warm    *warmRun
 	guarded bool
+	// asked: the last attempt wrote nothing, read no document but the game
+	// document (and cached configuration), and was asked at a version
+	// (ExpectVersion) its game document had (checkGame): its answer holds
+	// for that version, from a warm copy too (answersFromCopy).
+	asked bool
 }
 
 // warmRun is an action's use of the warm copy: use is false once it runs
@@ -788,14 +793,19 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 	var reply json.RawMessage
 	fast := x.batchable()
 	odds := countsOf[warmOdds](&st.warmOdds, x.key())
-	if !odds.unguarded.mostly() {
+	switch asked := x.req.ExpectVersion != nil && x.plan.Scope == domain.ScopeGame; {
+	case asked && (odds.unguarded.runs.Load() == 0 || odds.asked.mostly()):
+		// A call that writes nothing (legal, preview) asked about a version:
+		// the copy at that version answers it (answersFromCopy).
+		x.warm = &warmRun{use: !odds.stale.mostly()}
+	case !odds.unguarded.mostly():
 		// A type whose runs mostly write elsewhere (a Tile Race
 		// completion) neither takes copies nor keeps them.
 		x.warm = &warmRun{use: odds.worth()}
 	}
 	attempt := func() error {
 		return st.batched(ctx, &fast, x.key(), x.checkWarm(func(ctx context.Context, tx txn) error {
-			reply, x.eagerRecords, x.steps, x.done, x.created = nil, nil, 0, Done{}, false
+			reply, x.eagerRecords, x.steps, x.done, x.created, x.asked = nil, nil, 0, Done{}, false, false
 			at, err := x.run(ctx, tx, st.now())
 			if err != nil && x.unchecked(err) {
 				return errCold // a refusal or a retry, told from a fresh read only
@@ -861,6 +871,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 			reply = b
 			at.hash, at.replyJSON = hash, b
 			if !at.writes() {
+				x.asked = x.req.ExpectVersion != nil && at.answersFromCopy()
 				return nil
 			}
 			if err := at.write(); err != nil {
@@ -945,7 +956,7 @@ func (x *execution) checkWarm(f func(context.Context, txn) error) func(context.C
 // document under its read's update time.
 func (x *execution) unchecked(err error) bool {
 	took := x.read != nil && x.read.warm != nil && x.read.warm.used
-	return took && !errors.Is(err, errNeedTx) && (err != nil || !x.guarded)
+	return took && !errors.Is(err, errNeedTx) && (err != nil || !(x.guarded || x.asked))
 }
 
 // warmAgain learns from an attempt's end whether the warm copy was current
@@ -954,6 +965,9 @@ func (x *execution) unchecked(err error) bool {
 func (x *execution) warmAgain(err error, odds *warmOdds) bool {
 	if err == nil {
 		odds.unguarded.note(!x.guarded)
+		if x.req.ExpectVersion != nil {
+			odds.asked.note(x.asked) // of the calls that name a version
+		}
 	}
 	rs := x.read
 	if rs == nil || rs.warm == nil {

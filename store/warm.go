@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"cloud.google.com/go/firestore"
+
+	"github.com/meeple-games/meeple/domain"
 )
 
 // Warm game documents (issue 22): an instance keeps each game document as
@@ -149,8 +151,10 @@ func (w *warmGames) forget(path string) {
 }
 
 // warmOdds are an action type's counts: how many copies it took were stale,
-// and how many of its runs did not write the game document.
-type warmOdds struct{ stale, unguarded share }
+// how many of its runs did not write the game document, and how many of
+// its runs that named a version wrote nothing, asked at the version the
+// game document had (answersFromCopy).
+type warmOdds struct{ stale, unguarded, asked share }
 
 // worth reports whether the type's next run takes a copy: once a run has
 // shown it writes the game document (a type that never does would pay its
@@ -241,4 +245,23 @@ func asRead(v any) (any, bool) {
 		return out, true
 	}
 	return nil, false
+}
+
+// answersFromCopy reports whether the attempt, which writes nothing, read
+// no document but the game document and operators' configuration
+// (domain.Slot.CacheFor): asked at a version its game document has, its
+// answer holds for that version whether the document came from this
+// instance's copy or from Firestore, since every write of a game document
+// raises its version (writeGame). A call that reads another document of
+// the game (a fog game's private/state, a Tile Race team) reads it as it is
+// now, perhaps past that version, so it runs on a fresh read as before.
+// What it spares: a read per `legal` or `preview` a web client sends with
+// the version it shows (docs/firestore.md, "Warm game documents").
+func (at *attempt) answersFromCopy() bool {
+	for r := range at.rs.done {
+		if r.DocID != domain.GameDocID && at.x.sl.byName[r.Slot].CacheFor <= 0 {
+			return false
+		}
+	}
+	return true
 }

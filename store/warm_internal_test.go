@@ -445,3 +445,48 @@ func TestAfterCommitDeletesAField(t *testing.T) {
 	_, ok = afterCommit(map[string]any{}, nil, []firestore.Update{{Path: fUpdatedAt, Value: firestore.ServerTimestamp}})
 	require.False(t, ok, "another sentinel: no copy")
 }
+
+// TestWarmCopyAnswersAskedCalls: a call that writes nothing (legal), sent
+// with the version the caller shows, is answered from the instance's copy
+// at that version without a read, the same answer a fresh read gives;
+// without a version it reads the game as before; asked at a version the
+// copy does not have, it reads, and is refused as stale when the game has
+// moved past it.
+func TestWarmCopyAnswersAskedCalls(t *testing.T) {
+	f := newWarmFixture(t)
+	a, b := f.instance(t), f.instance(t)
+	id := a.newGame(t)
+	a.play(t, id, 2)
+	require.True(t, a.warmCopy(id))
+	g, v := a.pigState(t, id)
+	legal := func(in *warmInstance, expect *int64) (Reply, int64, error) {
+		t.Helper()
+		reads, _ := in.cnt.Counts()
+		r, err := in.run(t, mover(g), id, "legal-"+NewID(), domain.ActionLegal, expect)
+		after, _ := in.cnt.Counts()
+		return r, after - reads, err
+	}
+
+	fromCopy, reads, err := legal(a, &v)
+	require.NoError(t, err)
+	require.Zero(t, reads, "asked at the copy's version: no read")
+	fresh, _, err := legal(b, &v)
+	require.NoError(t, err)
+	require.Equal(t, fresh.Result, fromCopy.Result, "the copy's answer is a fresh read's")
+	_, reads, err = legal(a, nil)
+	require.NoError(t, err)
+	require.Equal(t, int64(1), reads, "without a version: a read, as before")
+
+	// b moves the game on; a's copy stays at v.
+	_, err = b.run(t, mover(g), id, "b-roll", "roll", nil)
+	require.NoError(t, err)
+	g, next := b.pigState(t, id)
+	r, reads, err := legal(a, &next)
+	require.NoError(t, err, "asked at the version a caller sees, past a's copy")
+	require.Equal(t, int64(1), reads, "a's copy does not have it: a read")
+	want, _, err := legal(b, &next)
+	require.NoError(t, err)
+	require.Equal(t, want.Result, r.Result)
+	_, _, err = legal(a, &v)
+	require.Equal(t, domain.ECONFLICT, domain.ErrorCode(err), "asked at a version the game has left: %v", err)
+}

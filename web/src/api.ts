@@ -73,6 +73,22 @@ export function act<R = Record<string, any>>(fn: string, body: Record<string, un
   return post<Reply<R>>(fn, { actionId: actionId(String(body.type ?? "a")), ...body }, s.token);
 }
 
+/**
+ * ask sends a call that changes nothing (legal, preview) about the version
+ * of the game the page shows: the server may answer it from the copy of the
+ * game document it holds, without a read (docs/firestore.md, "Warm game
+ * documents"). undefined when the game has moved on meanwhile (409 stale):
+ * the snapshot of the newer version is on its way, and the page asks again.
+ */
+export async function ask<R = Record<string, any>>(fn: string, version: number, body: Record<string, unknown>): Promise<Reply<R> | undefined> {
+  try {
+    return await act<R>(fn, { ...body, version });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 409 && err.message.startsWith("stale request")) return undefined;
+    throw err;
+  }
+}
+
 // The session lives in sessionStorage: each tab is its own player, so two
 // tabs of one browser can play each other on the local stack.
 const KEY = "meeple.session";

@@ -7,7 +7,7 @@
 // one sends that listed move; stand up and end turn likewise.
 
 import { collection, onSnapshot } from "firebase/firestore";
-import { act, type Session } from "../api";
+import { act, ask, type Session } from "../api";
 import { firestoreFor } from "../firebase";
 import { deadlineClock, millis, showRoomCode, watchGame, type GameDoc } from "../live";
 import { ErrorBox, button, field, h, navigate, replace, select, svg } from "../ui";
@@ -104,7 +104,7 @@ export async function codebowlPage(root: HTMLElement, [id]: string[], s: Session
       return draw();
     }
     draw();
-    const r = await err.run(() => act<{ moves: Move[] }>("CodeBowl", { gameId: id, type: "legal" }));
+    const r = await err.run(() => ask<{ moves: Move[] }>("CodeBowl", v, { gameId: id, type: "legal" }));
     if (r && legalFor === v) {
       moves = r.result.moves ?? [];
       const st = m();

@@ -22,7 +22,7 @@
 // the replay page (opts.source, read-only) a player of the game sees its own
 // view of each frame, as it saw the game then.
 
-import { act, type Session } from "../api";
+import { act, ask, type Session } from "../api";
 import { deadlineClock, live, mergeRecords, millis, showRoomCode, watchGame, type EventRecord, type GameDoc, type Watch } from "../live";
 import { ErrorBox, button, h, navigate, replace, select, svg } from "../ui";
 import { PLAYING, recordText, type PageOpts } from "./words";
@@ -182,9 +182,10 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
       const from = fromOf(picked);
       if (from) Object.assign(body, from);
     } else picked = null;
-    const want = `${game.version}|${picked}|${body.q ?? ""},${body.r ?? ""}`;
+    const version = game.version;
+    const want = `${version}|${picked}|${body.q ?? ""},${body.r ?? ""}`;
     previewFor = want;
-    const r = await err.run(() => act<Preview>("HexDice", body));
+    const r = await err.run(() => ask<Preview>("HexDice", version, body));
     if (r && previewFor === want) {
       preview = r.result;
       drawHighlights();
