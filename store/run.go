@@ -184,7 +184,12 @@ type execution struct {
 
 // warmRun is an action's use of the warm copy: use is false once it runs
 // on a fresh read.
-type warmRun struct{ use bool }
+type warmRun struct {
+	use bool
+	// asked: taken for a call asked at a version that mostly writes
+	// nothing (answersFromCopy).
+	asked bool
+}
 
 // attempt is one run of the action inside a transaction.
 type attempt struct {
@@ -243,6 +248,16 @@ func (x *execution) run(ctx context.Context, tx txn, now time.Time) (*attempt, e
 	a := x.req.Action
 	first := true
 	read := func(reads []domain.Read) error {
+		if x.warm != nil && x.warm.asked && at.rs.warm != nil && !at.answersWith(reads) {
+			// A call asked at a version reads more than the game document
+			// (a fog game's preview): the copy cannot answer it. It reads
+			// the game document with the rest, or, having taken the copy
+			// already, runs on a fresh read before it reads anything else.
+			if at.rs.warm.used {
+				return errCold
+			}
+			at.rs.warm.use = false
+		}
 		if err := st.read(ctx, tx, x.sl, gameID, at.rs, reads); err != nil {
 			return err
 		}
@@ -794,10 +809,10 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 	fast := x.batchable()
 	odds := countsOf[warmOdds](&st.warmOdds, x.key())
 	switch asked := x.req.ExpectVersion != nil && x.plan.Scope == domain.ScopeGame; {
-	case asked && (odds.unguarded.runs.Load() == 0 || odds.asked.mostly()):
+	case asked && (odds.asked.runs.Load() == 0 || odds.asked.mostly()):
 		// A call that writes nothing (legal, preview) asked about a version:
 		// the copy at that version answers it (answersFromCopy).
-		x.warm = &warmRun{use: !odds.stale.mostly()}
+		x.warm = &warmRun{use: !odds.stale.mostly(), asked: true}
 	case !odds.unguarded.mostly():
 		// A type whose runs mostly write elsewhere (a Tile Race
 		// completion) neither takes copies nor keeps them.

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -258,7 +259,13 @@ func asRead(v any) (any, bool) {
 // What it spares: a read per `legal` or `preview` a web client sends with
 // the version it shows (docs/firestore.md, "Warm game documents").
 func (at *attempt) answersFromCopy() bool {
-	for r := range at.rs.done {
+	return at.answersWith(slices.Collect(maps.Keys(at.rs.done)))
+}
+
+// answersWith reports whether reads are of the game document and
+// operators' configuration alone (answersFromCopy).
+func (at *attempt) answersWith(reads []domain.Read) bool {
+	for _, r := range reads {
 		if r.DocID != domain.GameDocID && at.x.sl.byName[r.Slot].CacheFor <= 0 {
 			return false
 		}

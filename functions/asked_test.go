@@ -1,0 +1,60 @@
+package functions_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/meeple-games/meeple/domain/hexdice"
+)
+
+// TestAskedPreviewReads: a Hex & Dice preview sent with the version the
+// page shows, as the web client sends it, reads nothing while the instance
+// holds the game at that version, and answers what a preview without
+// version answers; in a fog game, whose preview reads the player's hidden
+// state, it reads what a preview without version reads, no more (the copy
+// is left before anything else is read: store.answersWith).
+func TestAskedPreviewReads(t *testing.T) {
+	s, c := countedStack(t)
+	for i, fog := range []bool{false, true} {
+		t.Run(fmt.Sprintf("fog=%v", fog), func(t *testing.T) {
+			host, guest := s.guest(fmt.Sprint("Ah", i)), s.guest(fmt.Sprint("Ag", i))
+			g := newHexGame(s, host, hexdice.CreateRequest{Size: hexdice.Small, Mode: hexdice.Alternating, Fog: fog}, fmt.Sprint("asked-", i))
+			g.join(guest)
+			st, _ := g.state()
+			g.must(g.player(st, st.Current), "endTurn", nil) // the instance now holds the game as it wrote it
+			st, version := g.state()
+			p := g.player(st, st.Current)
+			// The game's documents read (a guest's session check reads
+			// players/{id} besides, which the test stack does not cache).
+			preview := func(body map[string]any) (map[string]any, int64) {
+				t.Helper()
+				before := c.Paths()
+				code, out := g.do(p, hexdice.ActionPreview, body)
+				require.Equal(t, http.StatusOK, code, "%v", out)
+				var reads int64
+				for k, n := range c.Paths() {
+					if strings.HasPrefix(k, "read games/") || strings.HasPrefix(k, "query games/") {
+						reads += n - before[k]
+					}
+				}
+				return out["result"].(map[string]any), reads
+			}
+			plain, plainReads := preview(nil)
+			for range 3 {
+				asked, reads := preview(map[string]any{"version": version})
+				require.Equal(t, plain, asked, "the same answer")
+				if fog {
+					require.Equal(t, plainReads, reads, "a fog preview reads its hidden state: as many reads as without version")
+				} else {
+					require.Zero(t, reads, "asked at the version the instance holds: no read (%d without version)", plainReads)
+				}
+			}
+			code, out := g.do(p, hexdice.ActionPreview, map[string]any{"version": version - 1})
+			require.Equal(t, http.StatusConflict, code, "asked at a version the game has left: %v", out)
+		})
+	}
+}
