@@ -1234,8 +1234,9 @@ func (h *hexLoad) play(ctx context.Context, id string, script hexdice.Autoplay, 
 				continue
 			}
 			if n%25 == 0 && !h.quiet && (mv.Type == hexdice.ActionMove || mv.Type == hexdice.ActionOrders) {
-				// A client previews before it moves: time that too.
-				pv := map[string]any{}
+				// A client previews before it moves: time that too, asked
+				// at the version it shows, as the web client asks it.
+				pv := map[string]any{"version": st.version}
 				if troop, ok := mv.Payload["troop"]; ok {
 					pv["troop"] = troop
 				}
@@ -1324,6 +1325,8 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	var listener []time.Duration
 	var bare bareRuns
 	docSize, docJSON, seq, restarts := 0, 0, 0, 0
+	var legalCalls int64
+	var legalCost counted // every match's legal-move queries
 	// Injuries kill players for good, so over a run a team can lose its last
 	// one; such a team may not enter a match ("restart the team first"):
 	// its coach restarts it first, as a person would.
@@ -1353,9 +1356,13 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			return err
 		}
 		gameID := res["result"].(map[string]any)["gameId"].(string)
-		if _, err := p.Call(ctx, "CodeBowl", tokens[ids[1]], map[string]any{"gameId": gameID, "actionId": "join", "type": "join", "teamId": teams[ids[1]]}); err != nil {
+		res, err = p.Call(ctx, "CodeBowl", tokens[ids[1]], map[string]any{"gameId": gameID, "actionId": "join", "type": "join", "teamId": teams[ids[1]]})
+		if err != nil {
 			return err
 		}
+		// The version the coaches' pages show: every move is one of these
+		// two, and the match has no timer.
+		version := int64(res["version"].(float64))
 		seen, stop := p.Watch(ctx, gameID)
 		over := false
 		for !over && seq < LoadActions {
@@ -1363,12 +1370,15 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			var who string
 			for _, id := range ids {
 				legal := countFrom(p)
-				res, err := p.Call(ctx, "CodeBowl", tokens[id], map[string]any{"gameId": gameID, "actionId": "l", "type": "legal"})
+				// Asked at the version the page shows, as the web client
+				// asks it (docs/firestore.md, "Warm game documents").
+				res, err := p.Call(ctx, "CodeBowl", tokens[id], map[string]any{"gameId": gameID, "actionId": "l", "type": "legal", "version": version})
 				if err != nil {
 					stop()
 					return err
 				}
-				skip = skip.plus(legal())
+				c := legal()
+				skip, legalCost, legalCalls = skip.plus(c), legalCost.plus(c), legalCalls+1
 				if moves, _ := res["result"].(map[string]any)["moves"].([]any); len(moves) > 0 {
 					mv, who = moves[(seq*7919)%len(moves)].(map[string]any), id
 				}
@@ -1404,7 +1414,8 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 			}
 			lat[typ] = append(lat[typ], got.Sub(sent))
 			tally(counts, typ, c)
-			if at := seen(int64(res["version"].(float64))); !at.IsZero() {
+			version = int64(res["version"].(float64))
+			if at := seen(version); !at.IsZero() {
 				listener = append(listener, at.Sub(got))
 			}
 			if err := bare.after(ctx, p); err != nil {
@@ -1469,6 +1480,10 @@ func codeBowlLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	row(out, "action → spectator's listener", listener)
 	perAction(out, types, counts, func(typ string) int { return len(lat[typ]) })
 	whole.print(out, "matches (their legal-move queries left out; a match the run cut short ended by a forfeit)")
+	if legalCalls > 0 {
+		fmt.Fprintf(out, "legal-move queries, asked at the version the coach sees (%d): %.2f reads each (its own %.2f)\n",
+			legalCalls, float64(legalCost.reads)/float64(legalCalls), float64(legalCost.ownReads)/float64(legalCalls))
+	}
 	fmt.Fprintf(out, "match document at the end of a match: %d bytes (Firestore storage size), %d bytes as JSON\n", docSize, docJSON)
 	fmt.Fprintf(out, "chat: %d messages accepted in %s from one coach before 429 (limit %d per %s)\n",
 		sentOK, elapsed.Round(time.Millisecond), codebowl.ChatBurst, codebowl.ChatWindow)
