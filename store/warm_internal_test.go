@@ -110,6 +110,18 @@ func (in *warmInstance) newGame(t testing.TB) string {
 	return r.GameID
 }
 
+// warmOnOne is two instances of one project and a game the first played
+// two moves of, so it holds the game's copy.
+func warmOnOne(t *testing.T) (f *warmFixture, a, b *warmInstance, id string) {
+	t.Helper()
+	f = newWarmFixture(t)
+	a, b = f.instance(t), f.instance(t)
+	id = a.newGame(t)
+	a.play(t, id, 2)
+	require.True(t, a.warmCopy(id))
+	return f, a, b, id
+}
+
 // mover is whoever's turn it is in g.
 func mover(g pig.Game) domain.Actor {
 	if g.Players[g.Current] == warmAnn.ID {
@@ -400,11 +412,7 @@ func TestWarmCopyOfADeletedGame(t *testing.T) {
 // instance. The next move through the first applies on the tick's result:
 // one timeout step, not two, and the turn where the timeout left it.
 func TestWarmCopyAndTheTickElsewhere(t *testing.T) {
-	f := newWarmFixture(t)
-	a, tick := f.instance(t), f.instance(t)
-	id := a.newGame(t)
-	a.play(t, id, 2)
-	require.True(t, a.warmCopy(id))
+	f, a, tick, id := warmOnOne(t)
 	g, v := a.pigState(t, id)
 	late := mover(g)
 
@@ -453,11 +461,7 @@ func TestAfterCommitDeletesAField(t *testing.T) {
 // copy does not have, it reads, and is refused as stale when the game has
 // moved past it.
 func TestWarmCopyAnswersAskedCalls(t *testing.T) {
-	f := newWarmFixture(t)
-	a, b := f.instance(t), f.instance(t)
-	id := a.newGame(t)
-	a.play(t, id, 2)
-	require.True(t, a.warmCopy(id))
+	_, a, b, id := warmOnOne(t)
 	g, v := a.pigState(t, id)
 	legal := func(in *warmInstance, expect *int64) (Reply, int64, error) {
 		t.Helper()
