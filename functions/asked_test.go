@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -56,5 +57,41 @@ func TestAskedPreviewReads(t *testing.T) {
 			code, out := g.do(p, hexdice.ActionPreview, map[string]any{"version": version - 1})
 			require.Equal(t, http.StatusConflict, code, "asked at a version the game has left: %v", out)
 		})
+	}
+}
+
+// TestHeartbeatCost: a Hex & Dice heartbeat (the web client sends one every
+// 20 s while the page is open) writes the game document alone, and once the
+// instance holds the game warm reads nothing (docs/hexdice.md, "Rooms,
+// quick match, heartbeats").
+func TestHeartbeatCost(t *testing.T) {
+	s, c := countedStack(t)
+	host, guest := s.guest("Hh"), s.guest("Hg")
+	g := newHexGame(s, host, hexdice.CreateRequest{Size: hexdice.Small, Mode: hexdice.Alternating}, "heartbeat-cost")
+	g.join(guest)
+	st, _ := g.state()
+	idle := g.player(st, st.Current.Other())
+	for i := range 3 {
+		s.advance(hexdice.HeartbeatQuiet + time.Second) // past the quiet window: a real heartbeat
+		_, v0 := g.state()
+		before := c.Paths()
+		g.must(idle, hexdice.ActionHeartbeat, nil)
+		after := c.Paths()
+		_, v1 := g.state()
+		require.Equal(t, v0+1, v1, "a heartbeat is a step")
+		reads, writes := map[string]int64{}, map[string]int64{}
+		for k, n := range after {
+			if d := n - before[k]; d != 0 && strings.Contains(k, "games/") && !strings.HasPrefix(k, "tick ") {
+				if strings.HasPrefix(k, "write ") {
+					writes[k] += d
+				} else {
+					reads[k] += d
+				}
+			}
+		}
+		require.Equal(t, map[string]int64{"write games/*": 1}, writes, "heartbeat %d: the game document alone", i)
+		if i > 0 {
+			require.Empty(t, reads, "heartbeat %d: the game is warm", i)
+		}
 	}
 }
