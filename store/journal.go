@@ -87,19 +87,17 @@ func (at *attempt) journalWrite(w domain.Write) (domain.Write, error) {
 	}
 	waiting := rs.journal
 	if at.journaled() && !at.recordIn {
+		version := at.reply().Version
 		if len(waiting) >= JournalKeep || listBytes(waiting) >= JournalBytes {
 			x := at.x
-			ref := x.st.actionRefByID(x.req.GameID, "~journal-"+EventID(at.reply().Version))
+			ref := x.st.actionRefByID(x.req.GameID, "~journal-"+EventID(version))
 			if err := at.tx.Create(ref, map[string]any{fJournal: waiting, fKind: x.entry.Game.Kind(), fAt: at.now}); err != nil {
 				return w, err
 			}
 			waiting = nil
 		}
-		e := journalEntry{Key: recordKey(at.x.req.Action), Hash: at.hash, Version: at.reply().Version,
-			Reply: at.replyJSON, Session: at.change.Session}
-		if in, ok := at.replayRecord().(string); ok {
-			e.Replay = in
-		}
+		e := journalEntry{Key: recordKey(at.x.req.Action), Hash: at.hash, Version: version,
+			Reply: at.replyJSON, Session: at.change.Session, Replay: jsonText(at.inputOf(at.x.req.Action))}
 		b, err := json.Marshal(e)
 		if err != nil {
 			return w, err

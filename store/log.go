@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -700,13 +699,7 @@ func stepJSON(s logStep) ([]byte, error) {
 
 // firestoreActs is acts as the game document stores it: one JSON string, like
 // the log before it was deflated (logJSON).
-func firestoreActs(acts []actEntry) string {
-	if acts == nil {
-		acts = []actEntry{}
-	}
-	b, _ := json.Marshal(acts)
-	return string(b)
-}
+func firestoreActs(acts []actEntry) string { return jsonText(nonNil(acts)) }
 
 // batchID is the id of the history batch whose first step made version seq.
 func batchID(seq int64) string { return batchPrefix + EventID(seq) }
@@ -717,10 +710,9 @@ func (st *Store) writeBatch(tx txn, gameID, kind string, steps []logStep, now ti
 	if err != nil {
 		return err
 	}
-	doc := map[string]any{
+	doc := withKeys(map[string]any{ // an old retry is looked for by its keys (oldacts.go)
 		"seq": steps[0].Seq, "last": steps[len(steps)-1].Seq, fAt: now, fKind: kind, "batch": true, fPending: false, "steps": fs,
-	}
-	maps.Copy(doc, keysField(steps)) // an old retry is looked for by them (oldacts.go)
+	}, stepKeys(steps)...)
 	return tx.Create(st.eventRef(gameID, batchID(steps[0].Seq)), doc)
 }
 

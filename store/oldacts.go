@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
+	"slices"
 
 	"github.com/meeple-games/meeple/domain"
 )
@@ -98,22 +100,48 @@ func (pl platformLog) mayHaveActed(key string) bool {
 	return false
 }
 
-// stepKeys are the keys of the actions that made steps, each once, for the
-// "keys" of the document that keeps them.
+// stepKey is the key of the action that made step s; false for a step no
+// action id names (an expiry the tick applied).
+func stepKey(s logStep) (string, bool) {
+	actor, _ := s.Actor["id"].(string)
+	if s.ActionID == "" || actor == "" {
+		return "", false
+	}
+	return keyOf(actor, s.ActionID), true
+}
+
+// stepKeys are the keys of the actions that made steps, for the "keys" of
+// the document that keeps them.
 func stepKeys(steps []logStep) []string {
 	var keys []string
-	have := map[string]bool{}
 	for _, s := range steps {
-		actor, _ := s.Actor["id"].(string)
-		if s.ActionID == "" || actor == "" {
-			continue
-		}
-		if k := keyOf(actor, s.ActionID); !have[k] {
-			have[k] = true
+		if k, ok := stepKey(s); ok {
 			keys = append(keys, k)
 		}
 	}
 	return keys
+}
+
+// withKeys is fields (a document's, or nil) with keys added to its "keys",
+// each once: a copy, fields itself unchanged; fields as it is when keys is
+// empty.
+func withKeys(fields map[string]any, keys ...string) map[string]any {
+	if len(keys) == 0 {
+		return fields
+	}
+	have, _ := fields[fKeys].([]string)
+	all := slices.Clone(have)
+	for _, k := range keys {
+		if !slices.Contains(all, k) {
+			all = append(all, k)
+		}
+	}
+	out := maps.Clone(fields)
+	if out == nil {
+		out = map[string]any{}
+	}
+	out[fKeys] = all
+	return out
 }
 
 // appliedLongAgo reports whether the action of key, no longer among the
@@ -129,10 +157,8 @@ func (st *Store) appliedLongAgo(ctx context.Context, gameID, key string, pl plat
 		if err != nil {
 			return false, err
 		}
-		for _, k := range stepKeys([]logStep{f}) {
-			if k == key {
-				return true, nil
-			}
+		if k, ok := stepKey(f); ok && k == key {
+			return true, nil
 		}
 	}
 	snaps, err := st.gameRef(gameID).Collection(colEvents).Where(fKeys, "array-contains", key).Limit(1).Documents(ctx).GetAll()
@@ -147,14 +173,4 @@ func (st *Store) appliedLongAgo(ctx context.Context, gameID, key string, pl plat
 func appliedBefore(a domain.Action) error {
 	return domain.Errorf(domain.ECONFLICT,
 		"actionId %q was already applied, %d or more actions ago; its reply is no longer kept: read the game instead", a.ID, ActKeep)
-}
-
-// keysField is the "keys" field of a document that keeps steps, nil when
-// they name no action.
-func keysField(steps []logStep) map[string]any {
-	keys := stepKeys(steps)
-	if len(keys) == 0 {
-		return nil
-	}
-	return map[string]any{fKeys: keys}
 }

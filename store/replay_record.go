@@ -62,7 +62,13 @@ func replayPayload(p json.RawMessage) string {
 	if len(m) == 0 {
 		return ""
 	}
-	b, err := json.Marshal(m)
+	return jsonText(m)
+}
+
+// jsonText is v's JSON as a string, "" when v does not encode: what a
+// record keeps for a replay is one string field.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return ""
 	}
@@ -231,21 +237,16 @@ func (at *attempt) inlineRoots(s domain.Step) string {
 	if len(roots) == 0 {
 		return ""
 	}
-	b, err := json.Marshal(roots)
-	if err != nil {
-		return ""
-	}
-	return string(b)
+	return jsonText(roots)
 }
 
 // replayRecord is what the action's server-only record keeps for a
 // replay, as one JSON string.
 func (at *attempt) replayRecord() any {
-	b, err := json.Marshal(at.inputOf(at.x.req.Action))
-	if err != nil {
-		return nil
+	if s := jsonText(at.inputOf(at.x.req.Action)); s != "" {
+		return s
 	}
-	return string(b)
+	return nil
 }
 
 // replayStart is what a new game's private document keeps of how it began.

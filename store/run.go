@@ -9,7 +9,6 @@ import (
 	"errors"
 	"maps"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"cloud.google.com/go/firestore"
@@ -478,8 +477,7 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 		if err != nil {
 			return err
 		}
-		carried = map[string]any{"steps": fs}
-		maps.Copy(carried, keysField(batch))
+		carried = withKeys(map[string]any{"steps": fs}, stepKeys(batch)...)
 	case batch != nil:
 		if err := st.writeBatch(tx, gameID, kind, batch, at.now); err != nil {
 			return err
@@ -617,14 +615,7 @@ func (at *attempt) writeRecord(s domain.Step, extra map[string]any) error {
 	if a := x.req.Action; a.ID != "" && at.ownStep(s) {
 		// The record names its action among its steps' keys, for a retry
 		// older than the game document remembers (oldacts.go).
-		keys, _ := extra[fKeys].([]string)
-		if !slices.Contains(keys, actKey(a)) {
-			extra = maps.Clone(extra)
-			if extra == nil {
-				extra = map[string]any{}
-			}
-			extra[fKeys] = append(slices.Clip(keys), actKey(a))
-		}
+		extra = withKeys(extra, actKey(a))
 	}
 	id, eager, err := x.st.writeRecord(at.tx, x.entry, x.req.GameID, s, x.req.Action.ID, at.now, extra)
 	if err == nil && eager {
