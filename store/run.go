@@ -9,6 +9,7 @@ import (
 	"errors"
 	"maps"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"cloud.google.com/go/firestore"
@@ -247,7 +248,7 @@ func (x *execution) run(ctx context.Context, tx txn, now time.Time) (*attempt, e
 	a := x.req.Action
 	first := true
 	read := func(reads []domain.Read) error {
-		if x.warm != nil && x.warm.asked && at.rs.warm != nil && !at.answersWith(reads) {
+		if x.warm != nil && x.warm.asked && at.rs.warm != nil && !at.answersWith(slices.Values(reads)) {
 			// A call asked at a version reads more than the game document
 			// (a fog game's preview): the copy cannot answer it. It reads
 			// the game document with the rest, or, having taken the copy

@@ -2,8 +2,8 @@ package store
 
 import (
 	"errors"
+	"iter"
 	"maps"
-	"slices"
 	"sync"
 	"time"
 
@@ -259,13 +259,13 @@ func asRead(v any) (any, bool) {
 // What it spares: a read per `legal` or `preview` a web client sends with
 // the version it shows (docs/firestore.md, "Warm game documents").
 func (at *attempt) answersFromCopy() bool {
-	return at.answersWith(slices.Collect(maps.Keys(at.rs.done)))
+	return at.answersWith(maps.Keys(at.rs.done))
 }
 
 // answersWith reports whether reads are of the game document and
 // operators' configuration alone (answersFromCopy).
-func (at *attempt) answersWith(reads []domain.Read) bool {
-	for _, r := range reads {
+func (at *attempt) answersWith(reads iter.Seq[domain.Read]) bool {
+	for r := range reads {
 		if r.DocID != domain.GameDocID && at.x.sl.byName[r.Slot].CacheFor <= 0 {
 			return false
 		}
