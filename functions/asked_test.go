@@ -56,6 +56,8 @@ func TestAskedPreviewReads(t *testing.T) {
 			}
 			code, out := g.do(p, hexdice.ActionPreview, map[string]any{"version": version - 1})
 			require.Equal(t, http.StatusConflict, code, "asked at a version the game has left: %v", out)
+			require.Equal(t, map[string]any{"version": float64(version)}, out["error"].(map[string]any)["details"],
+				"the refusal names the version the game is at (web/src/api.ts ask tells it by that)")
 		})
 	}
 }

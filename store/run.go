@@ -316,7 +316,11 @@ func (at *attempt) checkGame() error {
 		return domain.Errorf(domain.ENOTFOUND, "game %q is a %s game, not %s", x.req.GameID, g.Kind, kind)
 	}
 	if v := x.req.ExpectVersion; v != nil && *v != g.Version {
-		return domain.Errorf(domain.ECONFLICT, "stale request: the game is at version %d, not %d", g.Version, *v)
+		// details.version: the version the game is at, for a client to tell
+		// this refusal from others without reading its words (web ask).
+		err := domain.Errorf(domain.ECONFLICT, "stale request: the game is at version %d, not %d", g.Version, *v)
+		err.Details = map[string]int64{"version": g.Version}
+		return err
 	}
 	at.game = &g
 	return nil

@@ -84,7 +84,7 @@ export async function ask<R = Record<string, any>>(fn: string, version: number, 
   try {
     return await act<R>(fn, { ...body, version });
   } catch (err) {
-    if (err instanceof ApiError && err.status === 409 && err.message.startsWith("stale request")) return undefined;
+    if (err instanceof ApiError && err.status === 409 && typeof (err.details as { version?: unknown } | undefined)?.version === "number") return undefined;
     throw err;
   }
 }
