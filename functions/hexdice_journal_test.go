@@ -18,9 +18,10 @@ import (
 // JournalKeep at a time into one document of the actions collection (issue
 // 22). A retry of a recent action gets its first reply and changes nothing;
 // a retry of one whose record has moved gets a 409, never a second
-// application, as does one older than the game's recent actions; a reused id with another request is refused; the finished
-// game replays from the journal and the moved records; and a fog game of
-// either turn mode writes no record document per action.
+// application, as does one older than the game's recent actions; a reused
+// id with another request is refused; the finished game replays from the
+// journal and the moved records; and a fog game of either turn mode writes
+// no record document per action.
 func TestFogJournal(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
