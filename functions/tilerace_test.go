@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -211,8 +212,9 @@ func TestTileRaceWholeRace(t *testing.T) {
 	// so it leads and wins.
 	out := r.mustAct(r.teams[1].token, "claim", map[string]any{"type": "claimPowerupTile", "powerupTile": "pt-1", "claims": 0, "players": []string{"Cap2", "Bo2"}})
 	require.Equal(t, "skip1", r.team(r.teams[1].id).Inventory[0], "%v", out)
-	// A claim awards points and raises no frontier: it wrote its ledger
-	// entries and its team's points itself, and marked the race for the
+	// A claim awards points and raises no frontier: it wrote its team's
+	// points itself, its record holds the ledger's entries (one per player
+	// it names), and it marked the race for the
 	// leaderboard's projection pass in the same commit, so its record has
 	// no effects left to run.
 	rec := domain.ScopedID(r.id, r.teams[1].id) + "~claim"
@@ -221,6 +223,14 @@ func TestTileRaceWholeRace(t *testing.T) {
 	require.Equal(t, false, recSnap.Data()["pending"], "the claim's record has no effects to run")
 	require.IsType(t, time.Time{}, recSnap.Data()["projectAt"], "the claim marked the race for the projection pass")
 	require.Equal(t, true, recSnap.Data()["project"])
+	claimed := 0
+	for _, le := range raceLedger(t, s, r.id) {
+		if le.Event == rec {
+			require.Equal(t, "pt-1", le.PowerupTile)
+			claimed++
+		}
+	}
+	require.Equal(t, 2, claimed, "the claim's ledger entries, one per player")
 
 	winner := ""
 	for round := 1; winner == "" && round < 60; round++ {
@@ -260,9 +270,9 @@ func TestTileRaceWholeRace(t *testing.T) {
 	require.Contains(t, out["error"].(map[string]any)["message"], "the race is over")
 	require.Equal(t, before, r.team(r.teams[0].id))
 
-	// Points: one ledger entry per completion, totals by name, the top 10.
-	// Every action wrote its own points, ledger entries, frontier and
-	// projection marker: no record was left pending.
+	// Points: one ledger entry per award, totals by name, the top 10.
+	// Every action wrote its own points, frontier and projection marker,
+	// its record its ledger entries: no record was left pending.
 	require.Zero(t, r.applyEffects(), "no record left pending")
 	recs, err := s.store.Events(context.Background(), r.id)
 	require.NoError(t, err)
@@ -288,9 +298,27 @@ func TestTileRaceWholeRace(t *testing.T) {
 	require.Equal(t, awards, lb.Awards)
 	require.Len(t, lb.Top, 10)
 	require.Equal(t, tilerace.Leaderboard(want, 10), lb.Top)
-	ledger, err := s.store.FS.Collection("games").Doc(r.id).Collection("ledger").Documents(context.Background()).GetAll()
-	require.NoError(t, err)
+	ledger := raceLedger(t, s, r.id)
 	require.Len(t, ledger, awards)
+	sum := map[string]int{}
+	for _, le := range ledger {
+		sum[le.Player] += le.Points
+	}
+	require.Equal(t, want, sum, "the ledger sums to the leaderboard's totals")
+	// The query docs/tilerace.md gives for the ledger finds exactly the
+	// records that hold it.
+	marked, err := s.store.FS.Collection("games").Doc(r.id).Collection("events").Where("project", "==", true).Documents(context.Background()).GetAll()
+	require.NoError(t, err)
+	var got, holders []string
+	for _, m := range marked {
+		got = append(got, m.Ref.ID)
+	}
+	for _, le := range ledger {
+		if !slices.Contains(holders, le.Event) {
+			holders = append(holders, le.Event)
+		}
+	}
+	require.ElementsMatch(t, holders, got, "events where project == true")
 	// Team results are not platform player stats.
 	players, err := s.store.FS.Collection("players").Documents(context.Background()).GetAll()
 	require.NoError(t, err)
@@ -334,14 +362,10 @@ func TestTileRaceRetriesAndDoubleSubmits(t *testing.T) {
 
 	// Every award counted once: one ledger entry per award, and the team's
 	// points their sum, whatever was retried or submitted twice.
-	ledger, err := s.store.FS.Collection("games").Doc(r.id).Collection("ledger").Documents(context.Background()).GetAll()
-	require.NoError(t, err)
+	ledger := raceLedger(t, s, r.id)
 	after := r.team(tm.id)
 	sum := map[string]int{}
-	for _, e := range ledger {
-		var le tilerace.LedgerEntry
-		b, _ := json.Marshal(e.Data())
-		require.NoError(t, json.Unmarshal(b, &le))
+	for _, le := range ledger {
 		require.Equal(t, tm.id, le.Team)
 		sum[le.Player] += le.Points
 	}
@@ -546,9 +570,9 @@ func TestTileRaceFirebaseUID(t *testing.T) {
 
 // A completion reads the game, its team and the public board (its tile's
 // content is there), and the private board only when it lifts the fog; it
-// writes its team, its history entry (with its action record), its event
-// record (with the projection's mark) and its ledger entry, and the public
-// board when it lifts the fog (issue 22).
+// writes its team, its history entry (with its action record) and its event
+// record (with the projection's mark; its events are the ledger's entries),
+// and the public board when it lifts the fog (issue 22).
 func TestTileRaceCompletionDocuments(t *testing.T) {
 	s, c := countedStack(t)
 	r := newRace(t, s, 2, true)
@@ -572,8 +596,8 @@ func TestTileRaceCompletionDocuments(t *testing.T) {
 		reads, writes int64
 		lifts         bool
 	}{
-		{"the first to reach tile 2 lifts the fog", r.teams[0], 4, 5, true},
-		{"the second to reach it does not", r.teams[1], 3, 4, false},
+		{"the first to reach tile 2 lifts the fog", r.teams[0], 4, 4, true},
+		{"the second to reach it does not", r.teams[1], 3, 3, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -590,4 +614,19 @@ func TestTileRaceCompletionDocuments(t *testing.T) {
 		pos := r.team(tm.id).Position
 		require.Equal(t, bd.Board.Tiles[pos-1].Label, r.board().Tiles[pos-1].Content.Label)
 	}
+}
+
+// raceLedger is race gameID's points ledger: the entries its event records
+// hold (tilerace.LedgerOf), in the records' order.
+func raceLedger(t *testing.T, s *stack, gameID string) []tilerace.LedgerEntry {
+	t.Helper()
+	recs, err := s.store.Events(context.Background(), gameID)
+	require.NoError(t, err)
+	var out []tilerace.LedgerEntry
+	for _, rec := range recs {
+		entries, err := tilerace.LedgerOf(rec.ID, rec.Events)
+		require.NoError(t, err, "record %s", rec.ID)
+		out = append(out, entries...)
+	}
+	return out
 }

@@ -584,7 +584,7 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ledger, board := settle(ctx, p, r.gameID, replied, awardsSeq)
+	board := settle(ctx, p, r.gameID, replied, awardsSeq)
 	seq := float64(sequential)
 	fmt.Fprintf(out, "%d teams on one game:\n", n)
 	fmt.Fprintf(out, "  per completion, one at a time (%d, %d reached a tile that reveals more): the request %.2f reads, %.2f writes; with its effects %.2f reads, %.2f writes\n",
@@ -603,8 +603,9 @@ func tileRaceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	if err := spreadBurst(ctx, p, out, n, perTeam, floor.rate); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "  effects settle, from each completion's reply (%d awards):\n", len(replied))
-	row(out, "    reply → its ledger entry readable", ledger)
+	// An award's ledger entry is in its event record, created with the
+	// team's points: readable at the reply. The leaderboard follows.
+	fmt.Fprintf(out, "  the leaderboard settles, from each completion's reply (%d awards):\n", len(replied))
 	row(out, "    reply → public/leaderboard counts it", board)
 	return raceMix(ctx, p, out, r)
 }
@@ -715,8 +716,8 @@ func medianRange(ratios []float64) string {
 
 // completionDocs are the documents a spread completion of race r's team 1
 // (its first, action id "s0", which made its first award) read — the race, the team,
-// the public board — and wrote: the team, its history entry, its event
-// record and its award's ledger entry, as they are now.
+// the public board — and wrote: the team, its history entry and its event
+// record (which holds its award's ledger entry), as they are now.
 func completionDocs(ctx context.Context, p domain.Probe, r *loadRace) (reads, writes []map[string]any, err error) {
 	g, team := "games/"+r.gameID, r.teams[1]
 	record := domain.ScopedID(r.gameID, team) + "~s0"
@@ -737,7 +738,7 @@ func completionDocs(ctx context.Context, p domain.Probe, r *loadRace) (reads, wr
 	if reads, err = get(g, g+"/teams/"+team, g+"/public/board"); err != nil {
 		return nil, nil, err
 	}
-	writes, err = get(g+"/teams/"+team, g+"/history/"+record, g+"/events/"+record, g+"/ledger/"+tilerace.AwardKey(team, 1))
+	writes, err = get(g+"/teams/"+team, g+"/history/"+record, g+"/events/"+record)
 	return reads, writes, err
 }
 
@@ -816,40 +817,25 @@ func awardKeys(reply map[string]any) []string {
 	return keys
 }
 
-// settle polls (uncounted) until every award's ledger entry is readable and
-// the race's public leaderboard counts them all (and the before awards made
-// earlier), and returns how long after each award's reply it saw each (15 s
+// settle polls (uncounted) until the race's public leaderboard counts
+// every award (awards made in the burst, and the before awards made
+// earlier), and returns how long after each award's reply it saw that (15 s
 // at most).
-func settle(ctx context.Context, p domain.Probe, gameID string, replied map[string]time.Time, before int) (ledger, board []time.Duration) {
-	seen := map[string]bool{}
+func settle(ctx context.Context, p domain.Probe, gameID string, replied map[string]time.Time, before int) (board []time.Duration) {
 	deadline := time.Now().Add(15 * time.Second)
-	var boardAt time.Time
-	for time.Now().Before(deadline) && (len(seen) < len(replied) || boardAt.IsZero()) {
+	for time.Now().Before(deadline) {
 		now := time.Now()
-		for k, at := range replied {
-			if seen[k] {
-				continue
-			}
-			if doc, _, err := p.Doc(ctx, "games/"+gameID+"/ledger/"+k); err == nil && doc != nil {
-				seen[k] = true
-				ledger = append(ledger, now.Sub(at))
-			}
-		}
-		if boardAt.IsZero() {
-			if doc, _, err := p.Doc(ctx, "games/"+gameID+"/public/leaderboard"); err == nil && doc != nil {
-				if n, _ := doc["awards"].(int64); int(n) >= before+len(replied) {
-					boardAt = now
+		if doc, _, err := p.Doc(ctx, "games/"+gameID+"/public/leaderboard"); err == nil && doc != nil {
+			if n, _ := doc["awards"].(int64); int(n) >= before+len(replied) {
+				for _, at := range replied {
+					board = append(board, now.Sub(at))
 				}
+				return board
 			}
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	for _, at := range replied {
-		if !boardAt.IsZero() {
-			board = append(board, boardAt.Sub(at))
-		}
-	}
-	return ledger, board
+	return nil
 }
 
 // raceMix measures powerup uses and undo on a running race: the documents a

@@ -9,8 +9,9 @@ import (
 
 // A race registers no effects (issue 22): a completion raises the fog
 // frontier in its own commit (raiseAfter); the action that awards points
-// (or the undo that takes them back) writes its team's points and its
-// ledger entries in its own commit (awardLedger, reversalLedger); the
+// (or the undo that takes them back) writes its team's points in its own
+// commit, and its event record, created in that commit, holds the ledger's
+// entries (checkAwards, LedgerOf); the
 // leaderboard is the tick's projection of the teams' points
 // (LeaderboardProjection), for which the actions mark the race themselves.
 
@@ -83,7 +84,7 @@ func sameLeaderboard(a, b RaceLeaderboard) bool {
 	return true
 }
 
-// validKey reports whether an award key can name a ledger document.
+// validKey reports whether an award key is a valid key (ids, Firestore).
 func validKey(k string) bool { return validID(k) }
 
 // signInRequest is the body of a teamLogin or adminLogin (decoded loosely to

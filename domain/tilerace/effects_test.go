@@ -121,12 +121,7 @@ func TestPointsLedgerMatchesLeaderboard(t *testing.T) {
 			}
 			m.project()
 			want := RaceLeaderboard{Totals: map[string]int{}}
-			for id, raw := range u.w.Docs {
-				if id.Slot != SlotLedger {
-					continue
-				}
-				var le LedgerEntry
-				require.NoError(t, json.Unmarshal(raw, &le))
+			for _, le := range u.book {
 				want.Totals[le.Player] += le.Points
 				if le.Reverses != "" {
 					want.Reversed++

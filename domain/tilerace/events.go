@@ -8,7 +8,7 @@ import "github.com/meeple-games/meeple/domain"
 // see.
 const (
 	EventCompletionsRecorded = "completionsRecorded" // RecordedData
-	EventPointsAwarded       = "pointsAwarded"       // AwardData: one per completion; the points trigger writes one ledger entry each
+	EventPointsAwarded       = "pointsAwarded"       // AwardData: one per player a completion or claim awards: the points ledger's entry (LedgerOf)
 	EventTileCompleted       = "tileCompleted"       // TileCompletedData
 	EventPowerupGained       = "powerupGained"       // PowerupGainedData
 	EventTilesRevealed       = "tilesRevealed"       // RevealedData
@@ -53,9 +53,9 @@ type RecordedData struct {
 }
 
 // AwardData is the data of EventPointsAwarded: one completion's points for
-// one player. Key is unique per award and stable: the store derives the
-// ledger entry id from the game id and Key, so a redelivered event awards
-// nothing twice.
+// one player, and the points ledger's entry for it (LedgerOf). Key is
+// unique in the race and stable (AwardKey: from the team's awards counter,
+// raised in the same commit), so an award is never counted twice.
 type AwardData struct {
 	Key         string `json:"key"`
 	Player      string `json:"player"`

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"strings"
-	"time"
 
 	"github.com/meeple-games/meeple/domain"
 )
@@ -18,7 +17,6 @@ const (
 	SlotPowerupTile = "powerupTile" // games/{id}/powerupTiles/{ptId}: PowerupTile (public)
 	SlotPublicBoard = "publicBoard" // games/{id}/public/board: PublicBoard (public)
 	SlotLeaderboard = "leaderboard" // games/{id}/public/leaderboard: RaceLeaderboard (public)
-	SlotLedger      = "ledger"      // games/{id}/ledger/{awardKey}: LedgerEntry (public)
 	SlotBoard       = "board"       // games/{id}/private/board: BoardDoc (admins, fog off for them)
 	SlotPools       = "pools"       // games/{id}/private/pools: PoolsDoc (admins)
 	SlotCred        = "cred"        // games/{id}/private/cred-{team|admin}-{id}: domain.Credential (never)
@@ -63,23 +61,25 @@ type RaceLeaderboard struct {
 	Reversed int `json:"reversed,omitempty"`
 }
 
-// LedgerEntry is games/{id}/ledger/{awardKey}: one completion's or claim's
-// points for one player.
+// LedgerEntry is one entry of a race's points ledger: one completion's or
+// claim's points for one player, or (Reverses set, negative points) an undo
+// taking them back. The entries are the pointsAwarded and pointsReversed
+// events of the race's event records (LedgerOf), written in the commit that
+// changes the team's points: one document fewer per award than a ledger
+// collection of its own (issue 22).
 type LedgerEntry struct {
-	Key         string    `json:"key"`
-	Player      string    `json:"player"`
-	Points      int       `json:"points"`  // hundredths
-	Display     string    `json:"display"` // two decimals
-	Team        string    `json:"team"`
-	TeamName    string    `json:"teamName"`
-	Event       string    `json:"event"` // the event record that awarded it
-	At          time.Time `json:"at"`    // when the award was recorded
-	AppliedAt   time.Time `json:"appliedAt"`
-	Tile        int       `json:"tile,omitempty"`
-	PowerupTile string    `json:"powerupTile,omitempty"`
-	By          string    `json:"by,omitempty"`
+	Key         string `json:"key"`
+	Player      string `json:"player"`
+	Points      int    `json:"points"`  // hundredths
+	Display     string `json:"display"` // two decimals
+	Team        string `json:"team"`
+	TeamName    string `json:"teamName"`
+	Event       string `json:"event"` // the event record that holds it
+	Tile        int    `json:"tile,omitempty"`
+	PowerupTile string `json:"powerupTile,omitempty"`
+	By          string `json:"by,omitempty"`
 	// Reverses is the key of the award a compensating entry (negative
-	// points, written by an undo) takes back.
+	// points, in an undo's record) takes back.
 	Reverses string `json:"reverses,omitempty"`
 }
 
@@ -131,7 +131,6 @@ func (RaceGame) Slots() []domain.Slot {
 		{Name: SlotPowerupTile, Path: "powerupTiles/{key}", Type: PowerupTile{}, Access: domain.ReadPublic, Doc: "one powerup tile and its claims"},
 		{Name: SlotPublicBoard, Path: "public/board", Type: PublicBoard{}, Access: domain.ReadPublic, Packed: []string{"tiles"}, Doc: "the 56 tiles through the fog (tiles: JSON text), the fog mode and frontier"},
 		{Name: SlotLeaderboard, Path: "public/leaderboard", Type: RaceLeaderboard{}, Access: domain.ReadPublic, Doc: "points per player and the top 10"},
-		{Name: SlotLedger, Path: "ledger/{key}", Type: LedgerEntry{}, Access: domain.ReadPublic, Doc: "one entry per award"},
 		{Name: SlotBoard, Path: "private/board", Type: BoardDoc{}, Access: domain.ReadAdmin, Packed: []string{"board"}, Doc: "every tile's content (board: JSON text; the game's admins, while the fog is off for them)"},
 		{Name: SlotPools, Path: "private/pools", Type: PoolsDoc{}, Access: domain.ReadAdmin, Packed: []string{"pools"}, Doc: "the task pools (pools: JSON text)"},
 		{Name: SlotCred, Path: "private/cred-{key}", Type: domain.Credential{}, Access: domain.ReadNever, Doc: "a team's or an admin's password hash"},
@@ -537,11 +536,9 @@ func (g RaceGame) run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 			ch.Writes = append(ch.Writes, domain.Write{DocID: domain.Doc(SlotBoard, ""), Value: BoardDoc{Board: nv.Board, Version: bd.Version, Fog: nv.Game.Fog}})
 		}
 	}
-	ledger, err := awardLedger(ch, actionRecord(a), env.Now)
-	if err != nil {
+	if err := checkAwards(ch); err != nil {
 		return domain.Change{}, err
 	}
-	ch.Writes = append(ch.Writes, ledger...)
 	ch.Writes = append(ch.Writes, DiscordOutbox(nv.Game, a.Actor.ID, a.ID, ch.Steps, slotsOf(v, nv), env.Now)...)
 	if a.Type == ActionRemoveAdmin {
 		if r, ok := req.(*AdminRequest); ok {

@@ -104,7 +104,7 @@ func keepsHistory(typ string) bool {
 // a later action to undo (issue 20).
 func derived(slot string) bool {
 	switch slot {
-	case SlotPublicBoard, SlotHistory, SlotHistoryPart, SlotLedger, SlotLeaderboard, domain.SlotOutbox, SlotDiscordStatus:
+	case SlotPublicBoard, SlotHistory, SlotHistoryPart, SlotLeaderboard, domain.SlotOutbox, SlotDiscordStatus:
 		return true
 	}
 	return false

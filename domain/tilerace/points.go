@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/meeple-games/meeple/domain"
 )
@@ -130,8 +129,8 @@ func Leaderboard(totals map[string]int, n int) []Standing {
 	return rows
 }
 
-// AwardKey is the stable key of a team's award number seq: the store prefixes
-// the game id to make ledger entry ids ("{gameId}-{teamId}-{seq}").
+// AwardKey is the stable key of a team's award number seq
+// ("{teamId}-{seq}"): unique in its race, never reused.
 func AwardKey(team string, seq int) string {
 	return team + "-" + strconv.Itoa(seq)
 }
@@ -140,46 +139,65 @@ func AwardKey(team string, seq int) string {
 // keyed by the action: a race's steps leave the game's version alone).
 func actionRecord(a domain.Action) string { return a.Actor.ID + "~" + a.ID }
 
-// awardLedger returns, for every pointsAwarded event of ch, its ledger entry
-// ledger/{key} as a Create in the action's own commit: the award's points are
-// already on its team's document (Team.award), which ch must write. A key
-// comes from the team's awards counter, read and raised in this same
+// checkAwards checks every pointsAwarded event of ch: it decodes, its key
+// can be a key, and ch writes its team (whose document carries the points,
+// Team.award). The award's ledger entry is the event itself, in the
+// action's event record, created in the same commit (LedgerOf). A key comes
+// from the team's awards counter, read and raised in this same
 // transaction, so it is never used twice: a retried transaction runs again
 // from fresh reads, and a redelivered request replays its stored reply.
 //
-// Errors: EINTERNAL (an award whose team document the change does not write).
-func awardLedger(ch domain.Change, record string, now time.Time) ([]domain.Write, error) {
-	var out []domain.Write
+// Errors: EINTERNAL (an award that does not decode, or whose team document
+// the change does not write).
+func checkAwards(ch domain.Change) error {
 	for _, e := range ch.Events() {
 		if e.Type != EventPointsAwarded {
 			continue
 		}
 		var a AwardData
 		if b, err := json.Marshal(e.Data); err != nil || json.Unmarshal(b, &a) != nil || !validKey(a.Key) {
-			return nil, domain.Errorf(domain.EINTERNAL, "a pointsAwarded event does not decode: %v", e.Data)
+			return domain.Errorf(domain.EINTERNAL, "a pointsAwarded event does not decode: %v", e.Data)
 		}
 		if !wrote(ch.Writes, domain.Doc(SlotTeam, a.Team)) {
-			return nil, domain.Errorf(domain.EINTERNAL, "award %s: team %s is not written with it", a.Key, a.Team)
+			return domain.Errorf(domain.EINTERNAL, "award %s: team %s is not written with it", a.Key, a.Team)
 		}
-		out = append(out, domain.Write{DocID: domain.Doc(SlotLedger, a.Key), Create: true, Value: LedgerEntry{
-			Key: a.Key, Player: a.Player, Points: a.Points, Display: FormatPoints(a.Points), Team: a.Team, TeamName: a.TeamName,
-			Event: record, At: now.UTC(), AppliedAt: now, Tile: a.Tile, PowerupTile: a.PowerupTile, By: a.By,
-		}})
 	}
-	return out, nil
+	return nil
 }
 
-// reversalLedger returns the compensating ledger entry of each award an
-// undo takes back (its PointsReversedData): ledger/{ReversalKey(key)} with
-// negative points and Reverses set, a Create in the undo's own commit. An
-// award is taken back at most once (its history entry goes with the undo).
-func reversalLedger(rs []PointsReversedData, record string, now time.Time) []domain.Write {
-	var out []domain.Write
-	for _, p := range rs {
-		out = append(out, domain.Write{DocID: domain.Doc(SlotLedger, ReversalKey(p.Key)), Create: true, Value: LedgerEntry{
-			Key: ReversalKey(p.Key), Player: p.Player, Points: -p.Points, Display: FormatPoints(-p.Points), Team: p.Team, TeamName: p.TeamName,
-			Event: record, At: now.UTC(), AppliedAt: now, Tile: p.Tile, PowerupTile: p.PT, By: p.By, Reverses: p.Key,
-		}})
+// LedgerOf returns the points ledger's entries in event record record
+// (its id) with events: one per pointsAwarded event, and one with negative
+// points per pointsReversed event (an undo taking an award back). A race's
+// ledger is every such entry of its event records (games/{id}/events):
+// the records are created in the commits that change the teams' points,
+// so at any reply the entries sum, per player, to the teams' points.
+//
+// Errors: EINVALID (an event whose data does not decode).
+func LedgerOf(record string, events []domain.Event) ([]LedgerEntry, error) {
+	var out []LedgerEntry
+	for _, e := range events {
+		if e.Type != EventPointsAwarded && e.Type != EventPointsReversed {
+			continue
+		}
+		b, err := json.Marshal(e.Data)
+		if err != nil {
+			return nil, domain.Errorf(domain.EINVALID, "record %s: a %s event does not encode: %v", record, e.Type, err)
+		}
+		if e.Type == EventPointsAwarded {
+			var a AwardData
+			if err := json.Unmarshal(b, &a); err != nil {
+				return nil, domain.Errorf(domain.EINVALID, "record %s: a pointsAwarded event does not decode: %v", record, err)
+			}
+			out = append(out, LedgerEntry{Key: a.Key, Player: a.Player, Points: a.Points, Display: FormatPoints(a.Points),
+				Team: a.Team, TeamName: a.TeamName, Event: record, Tile: a.Tile, PowerupTile: a.PowerupTile, By: a.By})
+			continue
+		}
+		var p PointsReversedData
+		if err := json.Unmarshal(b, &p); err != nil {
+			return nil, domain.Errorf(domain.EINVALID, "record %s: a pointsReversed event does not decode: %v", record, err)
+		}
+		out = append(out, LedgerEntry{Key: ReversalKey(p.Key), Player: p.Player, Points: -p.Points, Display: FormatPoints(-p.Points),
+			Team: p.Team, TeamName: p.TeamName, Event: record, Tile: p.Tile, PowerupTile: p.PT, By: p.By, Reverses: p.Key})
 	}
-	return out
+	return out, nil
 }

@@ -46,8 +46,8 @@ type UndoneData struct {
 }
 
 // PointsReversedData is the data of EventPointsReversed: an award taken
-// back. The undo writes, in its own commit, a compensating ledger entry
-// (negative points) keyed ReversalKey(Key).
+// back: the compensating ledger entry (LedgerOf: negative points, keyed
+// ReversalKey(Key)), in the undo's event record.
 type PointsReversedData struct {
 	Key      string `json:"key"` // the original award's key
 	Player   string `json:"player"`
@@ -60,7 +60,7 @@ type PointsReversedData struct {
 	By       string `json:"by"`
 }
 
-// ReversalKey is the ledger key of the entry that takes award key back.
+// ReversalKey is the key of the ledger entry that takes award key back.
 func ReversalKey(key string) string { return key + "~undo" }
 
 // UndoResult is the reply to undo and undoTo.
@@ -153,8 +153,8 @@ func imagesOf(d domain.Docs, h HistoryEntry) ([]string, error) {
 // the public board is derived again, password hashes are restored only
 // with their team or admin, and every award of an undone action is taken
 // back: its points go with its team's before-image, its team's reversed
-// counter rises, and the undo writes its compensating ledger entry and a
-// pointsReversed event.
+// counter rises, and the undo's record holds a pointsReversed event: its
+// compensating ledger entry.
 func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.GameDoc[Game], req UndoRequest, pb PublicBoard) (domain.Change, error) {
 	hist, err := historyOf(d)
 	if err != nil {
@@ -361,7 +361,6 @@ func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.
 	res := UndoResult{Undone: []UndoneAction{}, Teams: []string{}, TeamNames: []string{}}
 	seenTeam := map[string]bool{}
 	var reversed []domain.Event
-	var entries []PointsReversedData
 	for _, h := range sel {
 		res.Undone = append(res.Undone, UndoneAction{Record: h.Record, Type: h.Type, At: h.At, Actor: h.Name, ActorID: h.Actor, By: h.By})
 		for _, t := range h.Teams {
@@ -378,11 +377,9 @@ func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.
 		for _, aw := range h.Awards {
 			p := PointsReversedData{Key: aw.Key, Player: aw.Player, Points: aw.Points, Team: aw.Team, TeamName: aw.TeamName,
 				Tile: aw.Tile, PT: aw.PowerupTile, Event: h.Record, By: by}
-			entries = append(entries, p)
 			reversed = append(reversed, domain.Event{Type: EventPointsReversed, Player: aw.Team, Data: p})
 		}
 	}
-	ch.Writes = append(ch.Writes, reversalLedger(entries, actionRecord(a), env.Now)...)
 	res.Reversed = len(reversed)
 	events := append([]domain.Event{{Type: EventUndone, Data: UndoneData{Actions: res.Undone, Teams: res.Teams, TeamNames: res.TeamNames, By: by}}}, reversed...)
 	ch.Steps = []domain.Step{{Actor: a.Actor, Type: a.Type, Events: SayAll(events)}}

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"google.golang.org/api/option"
 
+	"github.com/meeple-games/meeple/domain/tilerace"
 	"github.com/meeple-games/meeple/store"
 	"github.com/meeple-games/meeple/store/fsemu"
 )
@@ -258,49 +259,68 @@ func TestKillMidBurst(t *testing.T) {
 		return err
 	})
 
-	// Exactly once: every award of every completion record is one ledger
-	// entry, none pending is left once the sweep ran, and the leaderboard
-	// agrees with the ledger. A document a killed transaction had locked
-	// stays locked until the emulator's lock timeout (about a minute), so
-	// the sweep may need that long.
+	// Exactly once: every award is in one record (its ledger entry), none
+	// pending is left once the sweep ran, the teams' points are what the
+	// ledger sums to, and the leaderboard counts every award. A document a
+	// killed transaction had locked stays locked until the emulator's lock
+	// timeout (about a minute), so the sweep may need that long.
 	eventually(t, 90*time.Second, func() error {
 		recs, err := st.Events(ctx, race)
 		if err != nil {
 			return err
 		}
 		awards := map[string]bool{}
+		sums := map[string]map[string]int64{} // team → player → points
 		for _, r := range recs {
 			if r.Pending {
 				return fmt.Errorf("record %s still pending", r.ID)
 			}
-			for _, e := range r.Events {
-				if e.Type == "pointsAwarded" {
-					key := e.Data.(map[string]any)["key"].(string)
-					if awards[key] {
-						return fmt.Errorf("award %s in two records", key)
+			entries, err := tilerace.LedgerOf(r.ID, r.Events)
+			if err != nil {
+				return err
+			}
+			for _, le := range entries {
+				if le.Reverses == "" {
+					if awards[le.Key] {
+						return fmt.Errorf("award %s in two records", le.Key)
 					}
-					awards[key] = true
+					awards[le.Key] = true
 				}
+				if sums[le.Team] == nil {
+					sums[le.Team] = map[string]int64{}
+				}
+				sums[le.Team][le.Player] += int64(le.Points)
 			}
 		}
-		ledger, err := fs.Collection("games").Doc(race).Collection("ledger").Documents(ctx).GetAll()
+		teams, err := fs.Collection("games").Doc(race).Collection("teams").Documents(ctx).GetAll()
 		if err != nil {
 			return err
 		}
-		if len(ledger) != len(awards) {
-			return fmt.Errorf("%d ledger entries for %d awards", len(ledger), len(awards))
-		}
-		for _, l := range ledger {
-			if !awards[l.Ref.ID] {
-				return fmt.Errorf("ledger entry %s for no award", l.Ref.ID)
+		made := int64(0)
+		for _, tm := range teams {
+			n, _ := tm.Data()["awards"].(int64)
+			made += n
+			points, _ := tm.Data()["points"].(map[string]any)
+			for player, v := range points {
+				if got, _ := v.(int64); got != sums[tm.Ref.ID][player] {
+					return fmt.Errorf("team %s: %s has %d points, the ledger %d", tm.Ref.ID, player, got, sums[tm.Ref.ID][player])
+				}
 			}
+			for player, want := range sums[tm.Ref.ID] {
+				if _, ok := points[player]; !ok && want != 0 {
+					return fmt.Errorf("team %s: %s has no points, the ledger %d", tm.Ref.ID, player, want)
+				}
+			}
+		}
+		if int(made) != len(awards) {
+			return fmt.Errorf("the teams made %d awards, the ledger holds %d", made, len(awards))
 		}
 		lb, err := fs.Doc("games/" + race + "/public/leaderboard").Get(ctx)
 		if err != nil {
 			return err
 		}
-		if n, _ := lb.Data()["awards"].(int64); int(n) != len(ledger) {
-			return fmt.Errorf("leaderboard counts %d awards, ledger %d", n, len(ledger))
+		if n, _ := lb.Data()["awards"].(int64); int(n) != len(awards) {
+			return fmt.Errorf("leaderboard counts %d awards, ledger %d", n, len(awards))
 		}
 		return nil
 	})

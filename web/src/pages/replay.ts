@@ -89,7 +89,7 @@ export function docKey(path: string): string {
   const fixed: Record<string, string> = { "public/map": "map", "public/board": "publicBoard", "public/leaderboard": "leaderboard" };
   if (fixed[path]) return fixed[path];
   const [coll, key] = path.split("/");
-  const slot: Record<string, string> = { views: "view", teams: "team", powerupTiles: "powerupTile", orders: "orders", ledger: "ledger" };
+  const slot: Record<string, string> = { views: "view", teams: "team", powerupTiles: "powerupTile", orders: "orders" };
   return key === undefined ? path : `${slot[coll] ?? coll}/${key}`;
 }
 
