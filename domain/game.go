@@ -138,6 +138,14 @@ type Slot struct {
 	// document of the actions collection when JournalKeep of them wait
 	// (store/journal.go): a record write per JournalKeep actions rather
 	// than one per action (issue 22). At most one slot of a game has it.
+	//
+	// A keyed slot readable by its owner (ReadOwner, keyed by player id)
+	// may be a journal too, each player's own: an action that reads and
+	// writes its actor's document of it, and writes no game journal, keeps
+	// its record there the same way (a Hex & Dice orders draft, which
+	// writes the game document and the player's orders). The records are
+	// the player's own replies and payloads, which that player may read. At
+	// most one such slot too.
 	Journal bool
 	// Packed names top-level fields of the document's JSON that are stored
 	// as their JSON text, one string each, with the platform's field

@@ -3,6 +3,7 @@ package functions_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -137,4 +138,97 @@ func (s *stack) actionRecords(id string) (perAction, moved int) {
 		}
 	}
 	return perAction, moved
+}
+
+// TestOrdersJournal: in simultaneous mode (no fog) an orders draft, or a
+// submission the other player has not answered, writes the game document
+// and the player's orders; its record waits in that orders document, the
+// player's own journal (domain.Slot.Journal), not in a record document of
+// its own (issue 22: 2 writes and 1 read where it took 3 writes). The
+// journal moves JournalKeep records at a time into one server-only
+// document; a retry of a recent draft gets its first reply, one whose record
+// moved a 409, a reused id with another request is refused, and the
+// finished game replays from the moved records and the journals.
+func TestOrdersJournal(t *testing.T) {
+	t.Parallel()
+	s, c := countedStack(t)
+	ctx := context.Background()
+	host, guest := s.guest("Oh"), s.guest("Og")
+	g := newHexGame(s, host, hexdice.CreateRequest{Size: hexdice.Small, Mode: hexdice.Simultaneous}, "orders-journal-seed")
+	g.join(guest)
+	id := g.id
+	waiting := func(p player) int {
+		t.Helper()
+		snap, err := s.store.FS.Doc("games/" + id + "/orders/" + p.ID).Get(ctx)
+		require.NoError(t, err)
+		list, _ := snap.Data()["journal"].([]any)
+		return len(list)
+	}
+	draft := map[string]any{"orders": map[string]any{"troops": []any{}, "buys": []any{}}, "submit": false}
+
+	type sent struct {
+		body, out map[string]any
+	}
+	var done []sent
+	reads, writes := map[string]int64{}, map[string]int64{}
+	for len(done) < store.JournalKeep+3 {
+		before := c.Paths()
+		out := g.must(host, "orders", draft)
+		after := c.Paths()
+		done = append(done, sent{g.sent[len(g.sent)-1].body, out})
+		if len(done) == 1 {
+			continue // the first may read the game document
+		}
+		for k, n := range after {
+			// The game's documents (a player's session check aside).
+			if d := n - before[k]; d != 0 && strings.Contains(k, "games/") && !strings.HasPrefix(k, "tick ") {
+				if strings.HasPrefix(k, "write ") {
+					writes[k] += d
+				} else {
+					reads[k] += d
+				}
+			}
+		}
+	}
+	n := int64(len(done) - 1)
+	require.Equal(t, map[string]int64{"read games/*/orders/*": n}, reads, "a draft reads the player's orders (the game document is warm)")
+	require.Equal(t, map[string]int64{"write games/*": n, "write games/*/orders/*": n, "write games/*/actions/*": 1}, writes,
+		"a draft writes the game and the orders; one of them moved the journal's records")
+	perAction, moved := s.actionRecords(id)
+	require.Zero(t, perAction, "record documents of single drafts")
+	require.Equal(t, 1, moved, "the journal moved its first %d records into one document", store.JournalKeep)
+	require.Equal(t, len(done)-store.JournalKeep, waiting(host))
+
+	// The latest draft, sent again: its first reply, nothing applied.
+	last := done[len(done)-1]
+	_, version := g.state()
+	code, again := s.post(host.Token, "HexDice", last.body)
+	require.Equal(t, http.StatusOK, code, "%v", again)
+	require.Equal(t, last.out, again, "a retried draft gets its first reply")
+	_, v := g.state()
+	require.Equal(t, version, v, "a retry changes nothing")
+
+	// Another request under its id: refused.
+	code, out := s.post(host.Token, "HexDice", map[string]any{"type": "emote", "emote": "gg", "actionId": last.body["actionId"], "gameId": id})
+	require.Equal(t, http.StatusConflict, code, "%v", out)
+	require.Equal(t, domain.EEXISTS, out["error"].(map[string]any)["code"])
+
+	// The first draft's record has moved: a 409, nothing applied.
+	code, out = s.post(host.Token, "HexDice", done[0].body)
+	require.Equal(t, http.StatusConflict, code, "%v", out)
+	require.Contains(t, out["error"].(map[string]any)["message"], "already applied")
+	_, v = g.state()
+	require.Equal(t, version, v)
+
+	// The guest's orders are its own journal: the host's records are not
+	// there.
+	g.must(guest, "orders", draft)
+	require.Equal(t, 1, waiting(guest))
+
+	// To the end, and the replay.
+	randomPlay(t, s, "HexDice", id, []player{host, guest}, 11, 120)
+	perAction, _ = s.actionRecords(id)
+	require.Zero(t, perAction, "record documents of single actions, the game over")
+	res := replayed(t, s, "HexDice", id, guest)
+	require.Equal(t, true, res["verified"], "%v", res["diverged"])
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"strings"
 	"time"
 
@@ -23,8 +24,9 @@ type slots struct {
 	// record.go), "" when the game has none.
 	records string
 	// journal is the game's journal slot (domain.Slot.Journal; journal.go),
-	// "" when it has none.
-	journal string
+	// "" when it has none; ownJournal its keyed journal slot, whose
+	// document keyed by a player's id is that player's own journal.
+	journal, ownJournal string
 }
 
 func newSlots(g domain.Game) *slots {
@@ -34,8 +36,11 @@ func newSlots(g domain.Game) *slots {
 		if sl.Records && sl.Keyed() {
 			s.records = sl.Name
 		}
-		if sl.Journal && !sl.Keyed() {
+		switch {
+		case sl.Journal && !sl.Keyed():
 			s.journal = sl.Name
+		case sl.Journal && sl.Access == domain.ReadOwner:
+			s.ownJournal = sl.Name
 		}
 	}
 	return s
@@ -98,11 +103,10 @@ type readSet struct {
 	// gameLog is the game document's log fields as read (log.go), which
 	// its JSON in docs leaves out; nil when it was not read.
 	gameLog map[string]any
-	// journal is the records the game's journal document held as read
-	// (journal.go), which its JSON in docs leaves out; journalRead, that
-	// it was read (found or not).
-	journal     []any
-	journalRead bool
+	// journals are the records each journal document read held
+	// (journal.go), which its JSON in docs leaves out; a document is here,
+	// nil list or not, when it was read (found or not).
+	journals map[domain.DocID][]any
 	// warm is what the read does with the game document's warm copy
 	// (warm.go); nil: it neither takes nor keeps one.
 	warm *warmRead
@@ -110,7 +114,8 @@ type readSet struct {
 
 func newReadSet() *readSet {
 	return &readSet{docs: domain.NewDocs(), snapshot: map[domain.DocID]time.Time{},
-		old: map[domain.DocID]map[string]any{}, done: map[domain.Read]bool{}, acts: map[domain.DocID]any{}}
+		old: map[domain.DocID]map[string]any{}, done: map[domain.Read]bool{}, acts: map[domain.DocID]any{},
+		journals: map[domain.DocID][]any{}}
 }
 
 // log is the game document's log fields as read (none when it was not).
@@ -342,12 +347,21 @@ func writeDoc(tx txn, ref *firestore.DocumentRef, w domain.Write, rs *readSet, n
 		if err != nil {
 			return err
 		}
-		if sl.journal != "" && w.DocID == domain.Doc(sl.journal, "") && !rs.journalRead {
-			// A journal document written unread: its fields, whole, and
-			// the records it holds kept (journal.go).
+		if _, read := rs.journals[w.DocID]; sl.isJournal(w.DocID) && !read {
+			// A journal document written unread (a fog game's orders):
+			// its fields replaced, the records it holds kept (journal.go).
+			// A merge alone would keep a field the new value leaves out
+			// (an empty list, omitted): every field the slot's type
+			// declares that the value does not have is deleted.
 			var paths []firestore.FieldPath
 			for k := range doc {
 				paths = append(paths, firestore.FieldPath{k})
+			}
+			for _, k := range jsonFields(sl.byName[w.DocID.Slot].Type) {
+				if _, ok := doc[k]; !ok && k != fJournal {
+					doc[k] = firestore.Delete
+					paths = append(paths, firestore.FieldPath{k})
+				}
 			}
 			return tx.Set(ref, doc, firestore.Merge(paths...))
 		}
@@ -357,3 +371,34 @@ func writeDoc(tx txn, ref *firestore.DocumentRef, w domain.Write, rs *readSet, n
 
 // notFound reports a Firestore NotFound.
 func notFound(err error) bool { return status.Code(err) == codes.NotFound }
+
+// jsonFields are the top-level JSON field names of a value of v's type (a
+// struct, or a pointer to one; none for anything else), embedded structs'
+// fields included, and the platform's field "packed".
+func jsonFields(v any) []string {
+	t := reflect.TypeOf(v)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	var out []string
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for f := range t.Fields() {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			switch {
+			case name == "-" || !f.IsExported() && !f.Anonymous:
+			case f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
+				walk(f.Type)
+			case name == "":
+				out = append(out, f.Name)
+			default:
+				out = append(out, name)
+			}
+		}
+	}
+	walk(t)
+	return append(out, domain.PackedField)
+}

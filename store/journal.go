@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"maps"
 
@@ -12,7 +13,12 @@ import (
 // The journal (domain.Slot.Journal): action records kept in a server-only
 // document every action of the game writes anyway (a hidden game's
 // private/state), so an action whose other documents are not all public
-// (a fog player's view) writes no record document of its own.
+// (a fog player's view) writes no record document of its own. A game may
+// also have a keyed journal slot readable by its owner (Hex & Dice's
+// orders/{playerId}): the document of the acting player is that player's
+// own journal, for an action that reads and writes it and no game-wide
+// journal (a simultaneous-mode orders draft). Its records are the player's
+// own replies and payloads, which the player may read.
 //
 // The records wait in the document's field "journal", one JSON string
 // each, the newest last, and the game document's recent actions name the
@@ -49,44 +55,79 @@ type journalEntry struct {
 	Replay  string          `json:"replay,omitempty"` // replayInput's JSON (replay_record.go)
 }
 
-// journaled reports whether the action's record goes into its game's
-// journal: the game has one, the action writes it (having read it, so the
-// records waiting there are carried over), writes the game document and
-// keeps a record, but not in the game document (keptInGame), not in a
-// records-slot document and not in its event record.
-func (at *attempt) journaled() bool {
+// isJournal reports whether id is a journal document: the game's, or a
+// player's own.
+func (s *slots) isJournal(id domain.DocID) bool {
+	return (s.journal != "" && id == domain.Doc(s.journal, "")) || (s.ownJournal != "" && id.Slot == s.ownJournal && id.Key != "")
+}
+
+// journalDoc is the journal document that keeps action a's record when it
+// keeps one in a journal: the game's, else the actor's own; own says which.
+func (s *slots) journalDoc(a domain.Action, own bool) (domain.DocID, bool) {
+	switch {
+	case own && s.ownJournal != "" && a.Actor.ID != "":
+		return domain.Doc(s.ownJournal, a.Actor.ID), true
+	case !own && s.journal != "":
+		return domain.Doc(s.journal, ""), true
+	}
+	return domain.DocID{}, false
+}
+
+// journaled returns the journal document the action's record goes into, if
+// any: the action writes it (having read it, so the records waiting there
+// are carried over), writes the game document and keeps a record, but not
+// in the game document (keptInGame), not in a records-slot document and not
+// in its event record. The game's journal comes first; the actor's own
+// serves an action that writes no game journal.
+func (at *attempt) journaled() (domain.DocID, bool) {
 	x, a := at.x, at.x.req.Action
-	if x.sl.journal == "" || a.ID == "" || at.hash == "" || !at.rs.journalRead || len(at.change.Spawn) != 0 || x.plan.RecordInEvent {
-		return false
+	if (x.sl.journal == "" && x.sl.ownJournal == "") || a.ID == "" || at.hash == "" || len(at.change.Spawn) != 0 || x.plan.RecordInEvent {
+		return domain.DocID{}, false
 	}
 	gw, ok := at.change.GameWrite()
 	if !ok || gw.Create || at.keptInGame() {
-		return false
+		return domain.DocID{}, false
 	}
-	writes := false
+	written := map[domain.DocID]bool{}
 	for _, w := range at.change.Writes {
 		if at.holdsRecord(w) {
-			return false
+			return domain.DocID{}, false
 		}
-		if w.Slot == x.sl.journal && !w.Delete && !w.Create {
-			writes = true
+		if !w.Delete && !w.Create {
+			written[w.DocID] = true
 		}
 	}
-	return writes
+	for _, own := range []bool{false, true} {
+		if own && (a.Secret != "" || at.change.Session != nil) {
+			// A password's hash, a session signed in: never in a document
+			// a client reads, its owner's included.
+			break
+		}
+		id, ok := x.sl.journalDoc(a, own)
+		if _, read := at.rs.journals[id]; ok && read && written[id] {
+			return id, true
+		}
+	}
+	return domain.DocID{}, false
 }
 
-// journalWrite returns w, a write of the journal document, with the records
-// it keeps: those waiting, and the action's own when it is journaled (then
-// it also moves the waiting ones to a document of their own when
+// isJournaled reports whether the action's record goes into a journal.
+func (at *attempt) isJournaled() bool {
+	_, ok := at.journaled()
+	return ok
+}
+
+// journalWrite returns w, a write of a journal document, with the records
+// it keeps: those waiting, and the action's own when it is journaled there
+// (then it also moves the waiting ones to a document of their own when
 // JournalKeep wait). A write of a journal document this attempt did not read
 // keeps whatever records it holds (writeDoc merges it).
 func (at *attempt) journalWrite(w domain.Write) (domain.Write, error) {
-	rs := at.rs
-	if w.Delete || (!rs.journalRead && !w.Create) {
+	waiting, read := at.rs.journals[w.DocID]
+	if w.Delete || (!read && !w.Create) {
 		return w, nil
 	}
-	waiting := rs.journal
-	if at.journaled() && !at.recordIn {
+	if id, ok := at.journaled(); ok && id == w.DocID && !at.recordIn {
 		version := at.reply().Version
 		if len(waiting) >= JournalKeep || listBytes(waiting) >= JournalBytes {
 			x := at.x
@@ -122,14 +163,11 @@ func listBytes(l []any) int {
 // keepJournal notes the records a journal document read holds, and takes
 // them out of the fields the game sees.
 func (rs *readSet) keepJournal(sl *slots, id domain.DocID, data map[string]any) map[string]any {
-	if sl.journal == "" || id.Slot != sl.journal || id.Key != "" {
+	if !sl.isJournal(id) {
 		return data
 	}
-	rs.journalRead = true
-	if data == nil {
-		return nil
-	}
-	rs.journal, _ = data[fJournal].([]any)
+	list, _ := data[fJournal].([]any)
+	rs.journals[id] = list
 	if _, ok := data[fJournal]; !ok {
 		return data
 	}
@@ -139,12 +177,9 @@ func (rs *readSet) keepJournal(sl *slots, id domain.DocID, data map[string]any) 
 }
 
 // journalList reads the records waiting in game gameID's journal document
-// with get (none when the game has no journal or the document is absent).
-func (st *Store) journalList(get func(*firestore.DocumentRef) (*firestore.DocumentSnapshot, error), sl *slots, gameID string) ([]any, error) {
-	if sl == nil || sl.journal == "" {
-		return nil, nil
-	}
-	p, err := sl.path(gameID, domain.Doc(sl.journal, ""))
+// id with get (none when the document is absent).
+func (st *Store) journalList(get func(*firestore.DocumentRef) (*firestore.DocumentSnapshot, error), sl *slots, gameID string, id domain.DocID) ([]any, error) {
+	p, err := sl.path(gameID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -174,10 +209,18 @@ func journalEntries(list []any) ([]journalEntry, error) {
 	return out, nil
 }
 
-// journalRecord finds the record of action a in the journal document of game
-// gameID, read with get (nil when it is not there).
-func (st *Store) journalRecord(get func(*firestore.DocumentRef) (*firestore.DocumentSnapshot, error), sl *slots, gameID string, a domain.Action) (*recorded, error) {
-	list, err := st.journalList(get, sl, gameID)
+// journalRecord finds the record of action a in game gameID's journal
+// document, the actor's own when own, read with get (nil when it is not
+// there).
+func (st *Store) journalRecord(get func(*firestore.DocumentRef) (*firestore.DocumentSnapshot, error), sl *slots, gameID string, a domain.Action, own bool) (*recorded, error) {
+	if sl == nil {
+		return nil, nil
+	}
+	id, ok := sl.journalDoc(a, own)
+	if !ok {
+		return nil, nil
+	}
+	list, err := st.journalList(get, sl, gameID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -192,6 +235,39 @@ func (st *Store) journalRecord(get func(*firestore.DocumentRef) (*firestore.Docu
 		}
 	}
 	return nil, nil
+}
+
+// waitingInputs adds to inputs the replay inputs of the records waiting in
+// game gameID's journals: the game's, and every player's own (one query).
+func (st *Store) waitingInputs(ctx context.Context, sl *slots, gameID string, inputs map[string]replayInput) error {
+	var lists [][]any
+	if sl.journal != "" {
+		list, err := st.journalList(func(ref *firestore.DocumentRef) (*firestore.DocumentSnapshot, error) { return ref.Get(ctx) }, sl, gameID, domain.Doc(sl.journal, ""))
+		if err != nil {
+			return err
+		}
+		lists = append(lists, list)
+	}
+	if sl.ownJournal != "" {
+		col, err := sl.collection(gameID, sl.ownJournal)
+		if err != nil {
+			return err
+		}
+		snaps, err := st.FS.Collection(col).Documents(ctx).GetAll()
+		if err != nil {
+			return err
+		}
+		for _, snap := range snaps {
+			list, _ := snap.Data()[fJournal].([]any)
+			lists = append(lists, list)
+		}
+	}
+	for _, list := range lists {
+		if err := journalInputs(list, inputs); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // journalInputs adds to inputs the replay inputs of the records in a

@@ -133,8 +133,9 @@ type actEntry struct {
 	// (a create's: it tells the room code), not here.
 	Priv bool `json:"p,omitempty"`
 	// Jnl: the action's record is in the game's journal (journal.go), not
-	// here.
+	// here; with Own, in its actor's own journal.
 	Jnl bool `json:"j,omitempty"`
+	Own bool `json:"o,omitempty"`
 }
 
 // platformLog is the part of the game document this file keeps.
@@ -845,7 +846,7 @@ func (st *Store) recall(get func(*firestore.DocumentRef) (*firestore.DocumentSna
 		return nil, reused(a)
 	}
 	if e.Jnl {
-		prev, err := st.journalRecord(get, sl, gameID, a)
+		prev, err := st.journalRecord(get, sl, gameID, a, e.Own)
 		if err != nil {
 			return nil, err
 		}

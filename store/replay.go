@@ -75,7 +75,8 @@ type FrameStep struct {
 // events collection (history batches of up to FlushEvery steps, and the
 // event records of steps with effects or that version no game) and of its
 // actions collection (the records of actions that wrote more than the game
-// document) and of the game's records slot, if it has one (record.go), plus, once, any document outside the game an action read that
+// document) and of the game's records slot, if it has one (record.go), its
+// journal and every player's own journal document (journal.go), plus, once, any document outside the game an action read that
 // was too large to record (a Party Board board file).
 //
 // Errors: ENOTFOUND (no such game), ECONFLICT (not finished), ELIMIT (more
@@ -152,13 +153,9 @@ func ReplayGame(ctx context.Context, st *Store, kind, gameID string, viewer doma
 			}
 		}
 	}
-	// The records still waiting in the journal.
+	// The records still waiting in the journals.
 	sl := st.slotsOf(e.Game)
-	waiting, err := st.journalList(func(ref *firestore.DocumentRef) (*firestore.DocumentSnapshot, error) { return ref.Get(ctx) }, sl, gameID)
-	if err != nil {
-		return nil, err
-	}
-	if err := journalInputs(waiting, inputs); err != nil {
+	if err := st.waitingInputs(ctx, sl, gameID, inputs); err != nil {
 		return nil, err
 	}
 	// An action whose plan keeps its record in its own event record

@@ -412,7 +412,7 @@ func (at *attempt) write() error {
 		if err != nil {
 			return err
 		}
-		if x.sl.journal != "" && w.Slot == x.sl.journal {
+		if x.sl.isJournal(w.DocID) {
 			if w, err = at.journalWrite(w); err != nil {
 				return err
 			}
@@ -535,10 +535,11 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 		}
 		addAct()
 		at.recorded = true
-	case at.journaled():
-		// Its record goes to the journal (journal.go); its key here, so a
-		// retry knows to look there.
-		e.Jnl = true
+	case at.isJournaled():
+		// Its record goes to a journal (journal.go); its key here, so a
+		// retry knows to look there, and in which.
+		id, _ := at.journaled()
+		e.Jnl, e.Own = true, id.Key != ""
 		addAct()
 	}
 	if w.Create {

@@ -116,8 +116,8 @@ func (PlatformGame) Slots() []domain.Slot {
 	slots := []domain.Slot{
 		{Name: SlotMap, Path: "public/map", Type: MapJSON{}, Access: domain.ReadPublic,
 			Doc: "the map: every hex's terrain and the structures' starting sites, written once at create"},
-		{Name: SlotOrders, Path: "orders/{key}", Type: Orders{}, Access: domain.ReadOwner,
-			Doc: "simultaneous mode: a player's saved or submitted orders, keyed by player id; that player only"},
+		{Name: SlotOrders, Path: "orders/{key}", Type: Orders{}, Access: domain.ReadOwner, Journal: true,
+			Doc: "simultaneous mode: a player's saved or submitted orders, keyed by player id, and the records of that player's orders actions (its journal); that player only"},
 	}
 	return append(slots, domain.HiddenSlots()...)
 }
@@ -258,7 +258,19 @@ func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domai
 		// document alone, like any one-document action (issue 22: one write
 		// where it took three, with its action record).
 		if res, ok := ch.Result.(OrdersResult); ok && !res.Resolved {
-			ch.Writes = append(ch.Writes, domain.Write{DocID: domain.Doc(SlotOrders, res.PlayerID), Value: res.Orders})
+			own := domain.Doc(SlotOrders, res.PlayerID)
+			if !doc.State.Fog && !d.Asked(own) {
+				// The document is the player's own journal (domain.Slot
+				// Journal): the action's record waits there with the
+				// orders, rather than in a record document of its own
+				// (issue 22: 2 writes where it took 3, for a read). Read
+				// first, as a snapshot, so the records waiting there are
+				// kept and a concurrent writer makes this run again. A fog
+				// game's record goes to its game-wide journal, which the
+				// action writes anyway.
+				return domain.Change{}, domain.Need(domain.Read{DocID: own, Snapshot: true})
+			}
+			ch.Writes = append(ch.Writes, domain.Write{DocID: own, Value: res.Orders})
 		}
 	}
 	return ch, nil
@@ -289,6 +301,7 @@ func (p PlatformGame) runCreate(d domain.Docs, a domain.Action, env domain.Env) 
 // ordersView is what Run reads of the game state to know which private
 // orders an action needs.
 type ordersView struct {
+	Fog          bool      `json:"fog"`
 	Phase        Phase     `json:"phase"`
 	Mode         TurnMode  `json:"mode"`
 	TurnDeadline time.Time `json:"turnDeadline"`

@@ -459,18 +459,21 @@ func recordSlots(t *testing.T, g domain.Game) {
 	if n > 1 {
 		t.Fatalf("%s declares %d slots that keep action records; at most one may", g.Kind(), n)
 	}
-	n = 0
+	n, own := 0, 0
 	for _, s := range g.Slots() {
-		if !s.Journal {
+		switch {
+		case !s.Journal:
 			continue
-		}
-		n++
-		if s.Keyed() || s.Access != domain.ReadNever {
-			t.Fatalf("slot %s is a journal: it must be one document, domain.ReadNever (it is %q, access %v)", s.Name, s.Path, s.Access)
+		case s.Keyed() && s.Access == domain.ReadOwner:
+			own++ // each player's own journal
+		case s.Keyed() || s.Access != domain.ReadNever:
+			t.Fatalf("slot %s is a journal: it must be one document, domain.ReadNever, or keyed by player, domain.ReadOwner (it is %q, access %v)", s.Name, s.Path, s.Access)
+		default:
+			n++
 		}
 	}
-	if n > 1 {
-		t.Fatalf("%s declares %d journal slots; at most one may", g.Kind(), n)
+	if n > 1 || own > 1 {
+		t.Fatalf("%s declares %d game journal slots and %d players' journal slots; at most one of each may", g.Kind(), n, own)
 	}
 }
 
