@@ -3,7 +3,6 @@ package functions_test
 import (
 	"context"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -179,16 +178,7 @@ func TestOrdersJournal(t *testing.T) {
 		if len(done) == 1 {
 			continue // the first may read the game document
 		}
-		for k, n := range after {
-			// The game's documents (a player's session check aside).
-			if d := n - before[k]; d != 0 && strings.Contains(k, "games/") && !strings.HasPrefix(k, "tick ") {
-				if strings.HasPrefix(k, "write ") {
-					writes[k] += d
-				} else {
-					reads[k] += d
-				}
-			}
-		}
+		addGameDocs(reads, writes, before, after)
 	}
 	n := int64(len(done) - 1)
 	require.Equal(t, map[string]int64{"read games/*/orders/*": n}, reads, "a draft reads the player's orders (the game document is warm)")
