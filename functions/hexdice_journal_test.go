@@ -9,6 +9,7 @@ import (
 
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/domain/hexdice"
+	"github.com/meeple-games/meeple/games"
 	"github.com/meeple-games/meeple/store"
 )
 
@@ -143,11 +144,13 @@ func (s *stack) actionRecords(id string) (perAction, moved int) {
 // submission the other player has not answered, writes the game document
 // and the player's orders; its record waits in that orders document, the
 // player's own journal (domain.Slot.Journal), not in a record document of
-// its own (issue 22: 2 writes and 1 read where it took 3 writes). The
-// journal moves JournalKeep records at a time into one server-only
-// document; a retry of a recent draft gets its first reply, one whose record
-// moved a 409, a reused id with another request is refused, and the
-// finished game replays from the moved records and the journals.
+// its own (issue 22: 2 writes where it took 3), and the instance keeps the
+// document warm as it wrote it, so a draft reads nothing; a copy another
+// instance made stale costs a run again, never a record. The journal moves
+// JournalKeep records at a time into one server-only document; a retry of a
+// recent draft gets its first reply, one whose record moved a 409, a reused
+// id with another request is refused, and the finished game replays from
+// the moved records and the journals.
 func TestOrdersJournal(t *testing.T) {
 	t.Parallel()
 	s, c := countedStack(t)
@@ -181,7 +184,7 @@ func TestOrdersJournal(t *testing.T) {
 		addGameDocs(reads, writes, before, after)
 	}
 	n := int64(len(done) - 1)
-	require.Equal(t, map[string]int64{"read games/*/orders/*": n}, reads, "a draft reads the player's orders (the game document is warm)")
+	require.Empty(t, reads, "a draft reads nothing: the game document and the player's orders are warm")
 	require.Equal(t, map[string]int64{"write games/*": n, "write games/*/orders/*": n, "write games/*/actions/*": 1}, writes,
 		"a draft writes the game and the orders; one of them moved the journal's records")
 	perAction, moved := s.actionRecords(id)
@@ -214,6 +217,29 @@ func TestOrdersJournal(t *testing.T) {
 	// there.
 	g.must(guest, "orders", draft)
 	require.Equal(t, 1, waiting(guest))
+
+	// Another instance writes the host's orders: this one's copy is stale.
+	// Its next draft fails its commit, runs again on a fresh read and keeps
+	// every record; both drafts' retries get their first replies.
+	a := s.srv.Store
+	b := store.New(a.FS, games.All())
+	b.FixedSeeds, b.Now = true, s.clock
+	s.srv.Store = b
+	onB := g.must(host, "orders", draft)
+	onBBody := g.sent[len(g.sent)-1].body
+	s.srv.Store = a
+	before := waiting(host)
+	p0 := c.Paths()
+	onA := g.must(host, "orders", draft)
+	staleReads := map[string]int64{}
+	addGameDocs(staleReads, map[string]int64{}, p0, c.Paths())
+	require.Equal(t, int64(1), staleReads["read games/*/orders/*"], "the stale copy was read again")
+	require.Equal(t, before+1, waiting(host), "no record lost")
+	for _, d := range []sent{{onBBody, onB}, {g.sent[len(g.sent)-1].body, onA}} {
+		code, again := s.post(host.Token, "HexDice", d.body)
+		require.Equal(t, http.StatusOK, code, "%v", again)
+		require.Equal(t, d.out, again)
+	}
 
 	// To the end, and the replay.
 	randomPlay(t, s, "HexDice", id, []player{host, guest}, 11, 120)

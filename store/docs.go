@@ -143,6 +143,7 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 	var lockedIDs, snapIDs []domain.DocID
 	var warm map[string]any // the game document, from this instance's copy (warm.go)
 	var warmAt time.Time
+	var copies []warmCopy // the actor's own documents, from this instance's copies
 	for _, r := range reads {
 		if rs.done[r] {
 			continue
@@ -188,6 +189,15 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 		if w := rs.warm; w != nil && w.use && r.Snapshot && r.DocID == domain.GameDocID {
 			if data, updated, ok := st.warm.get(p); ok {
 				w.used, warm, warmAt = true, data, updated
+				continue
+			}
+		}
+		if w := rs.warm; w != nil && w.use && r.Snapshot && w.ownDoc(sl, r.DocID) {
+			// The actor's own journal document, as this instance last
+			// wrote it (warm.go): its write is guarded by that update time.
+			if data, updated, ok := st.warm.get(p); ok {
+				w.own[r.DocID] = p
+				copies = append(copies, warmCopy{r.DocID, p, data, updated})
 				continue
 			}
 		}
@@ -242,6 +252,9 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 					w.fresh = &current
 				}
 			}
+			if w := rs.warm; w != nil && snapshot && data != nil && w.ownDoc(sl, ids[i]) {
+				st.warm.read(docPath(s.Ref), maps.Clone(data), s.UpdateTime)
+			}
 			if err := take(ids[i], docPath(s.Ref), data, s.UpdateTime, snapshot); err != nil {
 				return err
 			}
@@ -250,6 +263,11 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 	}
 	if warm != nil {
 		if err := take(domain.GameDocID, rs.warm.path, warm, warmAt, true); err != nil {
+			return err
+		}
+	}
+	for _, c := range copies {
+		if err := take(c.id, c.path, c.data, c.updated, true); err != nil {
 			return err
 		}
 	}
@@ -303,8 +321,16 @@ func docFields(v any, now time.Time, packed []string) (map[string]any, error) {
 // writeDoc writes one document of a game (not the game document). A
 // document read as a snapshot is written only if it has not changed since.
 func writeDoc(tx txn, ref *firestore.DocumentRef, w domain.Write, rs *readSet, now time.Time, sl *slots) error {
+	_, err := writeWhole(tx, ref, w, rs, now, sl)
+	return err
+}
+
+// writeWhole is writeDoc, and returns the document's fields when the write
+// makes the document exactly those (a create, or an update under the
+// update time read): what a read would find after it (nil otherwise).
+func writeWhole(tx txn, ref *firestore.DocumentRef, w domain.Write, rs *readSet, now time.Time, sl *slots) (map[string]any, error) {
 	if w.DocID.Slot == domain.SlotOutbox && !w.Delete {
-		return createOutbox(tx, ref, w.Value, sl.kind, now)
+		return nil, createOutbox(tx, ref, w.Value, sl.kind, now)
 	}
 	packed := sl.byName[w.DocID.Slot].Packed
 	since, snapshot := rs.snapshot[w.DocID]
@@ -316,19 +342,19 @@ func writeDoc(tx txn, ref *firestore.DocumentRef, w domain.Write, rs *readSet, n
 	case w.Delete && rs.acts[w.DocID] != nil:
 		// The document keeps an action's record: it stays as a stub
 		// holding the record alone (record.go).
-		return tx.Set(ref, map[string]any{fAct: rs.acts[w.DocID], fUpdatedAt: now})
+		return nil, tx.Set(ref, map[string]any{fAct: rs.acts[w.DocID], fUpdatedAt: now})
 	case w.Delete:
-		return tx.Delete(ref, pre...)
+		return nil, tx.Delete(ref, pre...)
 	case w.Create || (snapshot && since.IsZero()):
 		doc, err := docFields(w.Value, now, packed)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return tx.Create(ref, doc)
+		return doc, tx.Create(ref, doc)
 	case snapshot:
 		doc, err := docFields(w.Value, now, packed)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		// Update (the only write that takes a precondition) replaces the
 		// fields given; fields the new value dropped are deleted.
@@ -341,11 +367,11 @@ func writeDoc(tx txn, ref *firestore.DocumentRef, w domain.Write, rs *readSet, n
 				ups = append(ups, firestore.Update{FieldPath: firestore.FieldPath{k}, Value: firestore.Delete})
 			}
 		}
-		return tx.Update(ref, ups, pre...)
+		return doc, tx.Update(ref, ups, pre...)
 	default:
 		doc, err := docFields(w.Value, now, packed)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if _, read := rs.journals[w.DocID]; sl.isJournal(w.DocID) && !read {
 			// A journal document written unread (a fog game's orders):
@@ -363,9 +389,9 @@ func writeDoc(tx txn, ref *firestore.DocumentRef, w domain.Write, rs *readSet, n
 					paths = append(paths, firestore.FieldPath{k})
 				}
 			}
-			return tx.Set(ref, doc, firestore.Merge(paths...))
+			return nil, tx.Set(ref, doc, firestore.Merge(paths...))
 		}
-		return tx.Set(ref, doc)
+		return nil, tx.Set(ref, doc)
 	}
 }
 

@@ -231,7 +231,7 @@ func (x *execution) run(ctx context.Context, tx txn, now time.Time) (*attempt, e
 	at := &attempt{x: x, tx: tx, rs: newReadSet(), now: now}
 	x.read, x.guarded = at.rs, false
 	if _, batch := tx.(*batchTx); batch && x.warm != nil {
-		at.rs.warm = &warmRead{path: gamePath(x.req.GameID), use: x.warm.use}
+		at.rs.warm = &warmRead{path: gamePath(x.req.GameID), use: x.warm.use, actor: x.req.Action.Actor.ID, own: map[domain.DocID]string{}}
 	}
 	st := x.st
 	gameID := x.req.GameID
@@ -420,9 +420,11 @@ func (at *attempt) write() error {
 		if at.holdsRecord(w) && !at.recordIn {
 			w.Value, at.recordIn = withRecord{value: w.Value, act: at.record()}, true
 		}
-		if err := writeDoc(tx, st.FS.Doc(p), w, at.rs, now, x.sl); err != nil {
+		doc, err := writeWhole(tx, st.FS.Doc(p), w, at.rs, now, x.sl)
+		if err != nil {
 			return err
 		}
+		at.keepOwn(w.DocID, p, doc)
 	}
 	for _, sp := range at.change.Spawn {
 		var private map[string]any
@@ -967,8 +969,16 @@ func (x *execution) checkWarm(f func(context.Context, txn) error) func(context.C
 // a transaction, which reads afresh anyway) or did not write the game
 // document under its read's update time.
 func (x *execution) unchecked(err error) bool {
-	took := x.read != nil && x.read.warm != nil && x.read.warm.used
-	return took && !errors.Is(err, errNeedTx) && (err != nil || !(x.guarded || x.asked))
+	if x.read == nil || x.read.warm == nil {
+		return false
+	}
+	w := x.read.warm
+	if errors.Is(err, errNeedTx) {
+		return false
+	}
+	game := w.used && (err != nil || !(x.guarded || x.asked))
+	own := len(w.own) > 0 && (err != nil || !w.ownChecked())
+	return game || own
 }
 
 // warmAgain learns from an attempt's end whether the warm copy was current
@@ -986,7 +996,7 @@ func (x *execution) warmAgain(err error, odds *warmOdds) bool {
 		return false
 	}
 	w := rs.warm
-	if !w.used {
+	if !w.used && len(w.own) == 0 {
 		if w.fresh != nil {
 			odds.stale.note(!*w.fresh)
 		}
@@ -997,8 +1007,15 @@ func (x *execution) warmAgain(err error, odds *warmOdds) bool {
 		x.warm.use = false
 		return true
 	case status.Code(err) == codes.FailedPrecondition:
+		// Which copy was stale the commit does not tell: all turn cold
+		// (a game or a player's document written elsewhere).
 		odds.stale.note(true)
-		x.st.warm.stale(w.path)
+		if w.used {
+			x.st.warm.stale(w.path)
+		}
+		for _, p := range w.own {
+			x.st.warm.stale(p)
+		}
 		x.warm.use = false
 		return true
 	case err == nil:

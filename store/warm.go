@@ -174,6 +174,75 @@ type warmRead struct {
 	// fresh: a read found the document at the copy's update time (true),
 	// at another (false); nil when no copy was there to compare.
 	fresh *bool
+	// actor is the acting player: its own journal document (a Hex & Dice
+	// player's orders, domain.Slot.Journal) is kept warm too, as this
+	// instance last read or wrote it, and taken when use is; own are the
+	// documents taken so (their paths), wrote those of them this attempt
+	// writes under the copy's update time.
+	actor string
+	own   map[domain.DocID]string
+	wrote map[domain.DocID]bool
+}
+
+// ownDoc reports whether id is the actor's own journal document.
+func (w *warmRead) ownDoc(sl *slots, id domain.DocID) bool {
+	return sl.ownJournal != "" && id.Slot == sl.ownJournal && id.Key != "" && id.Key == w.actor
+}
+
+// ownChecked reports whether every own document taken from a copy is
+// written under its update time (else the attempt runs again on a fresh
+// read: errCold).
+func (w *warmRead) ownChecked() bool {
+	for id := range w.own {
+		if !w.wrote[id] {
+			return false
+		}
+	}
+	return true
+}
+
+// warmCopy is a document taken from this instance's copy.
+type warmCopy struct {
+	id      domain.DocID
+	path    string
+	data    map[string]any
+	updated time.Time
+}
+
+// keepOwn keeps doc, the actor's own journal document as this attempt
+// writes it whole at path (writeDoc: created, or updated under the update
+// time read), as this instance's copy once the batch commits. A
+// transaction's commit does not tell the update time: the copy is dropped.
+func (at *attempt) keepOwn(id domain.DocID, path string, doc map[string]any) {
+	w, st, sl := at.rs.warm, at.x.st, at.x.sl
+	if w == nil {
+		if sl.ownJournal != "" && id.Slot == sl.ownJournal {
+			st.warm.forget(path) // written in a transaction: whatever copy is kept is stale
+		}
+		return
+	}
+	if !w.ownDoc(sl, id) {
+		return
+	}
+	b, batch := at.tx.(*batchTx)
+	copied := map[string]any{}
+	for k, v := range doc {
+		r, ok := asRead(v)
+		if !ok {
+			batch = false
+			break
+		}
+		copied[k] = r
+	}
+	if !batch || doc == nil {
+		st.warm.forget(path)
+		return
+	}
+	if w.wrote == nil {
+		w.wrote = map[domain.DocID]bool{}
+	}
+	w.wrote[id] = true
+	b.onCommit(func(updated time.Time) { st.warm.put(path, copied, updated) })
 }
 
 // afterCommit is the document a game update made, as a read would return

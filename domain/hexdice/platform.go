@@ -237,6 +237,11 @@ func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domai
 	if err != nil {
 		return domain.Change{}, err
 	}
+	own := domain.Doc(SlotOrders, a.Actor.ID)
+	if doc.State.keepsOwn(a, env.Now) && !d.Asked(own) {
+		// Asked before the rules run, so they run once (see below).
+		return domain.Change{}, domain.Need(domain.Read{DocID: own, Snapshot: true})
+	}
 	single := p.single(orders)
 	switch a.Type {
 	case ActionPreview:
@@ -258,7 +263,6 @@ func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domai
 		// document alone, like any one-document action (issue 22: one write
 		// where it took three, with its action record).
 		if res, ok := ch.Result.(OrdersResult); ok && !res.Resolved {
-			own := domain.Doc(SlotOrders, res.PlayerID)
 			if !doc.State.Fog && !d.Asked(own) {
 				// The document is the player's own journal (domain.Slot
 				// Journal): the action's record waits there with the
@@ -337,6 +341,33 @@ func (v ordersView) needs(a domain.Action, now time.Time) []string {
 		}
 	}
 	return ids
+}
+
+// keepsOwn reports whether action a on this game at now stores the actor's
+// orders without resolving the round (a draft, or a submission the other
+// player has not answered), so it writes the actor's own orders document,
+// its journal, which it reads first (Run); not in a fog game, whose records
+// go to its game-wide journal.
+func (v ordersView) keepsOwn(a domain.Action, now time.Time) bool {
+	if a.Type != ActionOrders || v.Fog || v.Mode != Simultaneous || v.Phase != PhasePlaying {
+		return false
+	}
+	if !v.TurnDeadline.IsZero() && !now.Before(v.TurnDeadline) {
+		return false // the timer resolves the round first
+	}
+	var req struct {
+		Submit bool `json:"submit"`
+	}
+	_ = json.Unmarshal(a.Payload, &req)
+	if !req.Submit {
+		return true
+	}
+	for _, p := range v.Players {
+		if p.ID != a.Actor.ID && p.Submitted {
+			return false // this submission resolves the round
+		}
+	}
+	return true
 }
 
 // privateOrders returns the orders documents of players ids, asking for
