@@ -324,19 +324,11 @@ func (v ordersView) needs(a domain.Action, now time.Time) []string {
 	if v.Mode != Simultaneous || v.Phase != PhasePlaying {
 		return nil
 	}
-	due := !v.TurnDeadline.IsZero() && !now.Before(v.TurnDeadline)
-	submits := false
-	if a.Type == ActionOrders && !due {
-		// Only whether it submits: the rules decode (and check) the rest.
-		var req struct {
-			Submit bool `json:"submit"`
-		}
-		_ = json.Unmarshal(a.Payload, &req)
-		submits = req.Submit
-	}
+	due := v.due(now)
+	submitting := a.Type == ActionOrders && !due && submits(a)
 	var ids []string
 	for _, p := range v.Players {
-		if due || (submits && p.Submitted && p.ID != a.Actor.ID) {
+		if due || (submitting && p.Submitted && p.ID != a.Actor.ID) {
 			ids = append(ids, p.ID)
 		}
 	}
@@ -352,14 +344,10 @@ func (v ordersView) keepsOwn(a domain.Action, now time.Time) bool {
 	if a.Type != ActionOrders || v.Fog || v.Mode != Simultaneous || v.Phase != PhasePlaying {
 		return false
 	}
-	if !v.TurnDeadline.IsZero() && !now.Before(v.TurnDeadline) {
+	if v.due(now) {
 		return false // the timer resolves the round first
 	}
-	var req struct {
-		Submit bool `json:"submit"`
-	}
-	_ = json.Unmarshal(a.Payload, &req)
-	if !req.Submit {
+	if !submits(a) {
 		return true
 	}
 	for _, p := range v.Players {
@@ -368,6 +356,21 @@ func (v ordersView) keepsOwn(a domain.Action, now time.Time) bool {
 		}
 	}
 	return true
+}
+
+// due reports whether the planning deadline has passed at now.
+func (v ordersView) due(now time.Time) bool {
+	return !v.TurnDeadline.IsZero() && !now.Before(v.TurnDeadline)
+}
+
+// submits reports whether orders action a submits: only that, the rules
+// decode (and check) the rest.
+func submits(a domain.Action) bool {
+	var req struct {
+		Submit bool `json:"submit"`
+	}
+	_ = json.Unmarshal(a.Payload, &req)
+	return req.Submit
 }
 
 // privateOrders returns the orders documents of players ids, asking for
