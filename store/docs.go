@@ -105,8 +105,9 @@ type readSet struct {
 	gameLog map[string]any
 	// journals are the records each journal document read held
 	// (journal.go), which its JSON in docs leaves out; a document is here,
-	// nil list or not, when it was read (found or not).
-	journals map[domain.DocID][]any
+	// nil list or not, when it was read (found or not). journalAfter are
+	// the records each holds after this attempt's write of it.
+	journals, journalAfter map[domain.DocID][]any
 	// warm is what the read does with the game document's warm copy
 	// (warm.go); nil: it neither takes nor keeps one.
 	warm *warmRead
@@ -115,7 +116,7 @@ type readSet struct {
 func newReadSet() *readSet {
 	return &readSet{docs: domain.NewDocs(), snapshot: map[domain.DocID]time.Time{},
 		old: map[domain.DocID]map[string]any{}, done: map[domain.Read]bool{}, acts: map[domain.DocID]any{},
-		journals: map[domain.DocID][]any{}}
+		journals: map[domain.DocID][]any{}, journalAfter: map[domain.DocID][]any{}}
 }
 
 // log is the game document's log fields as read (none when it was not).

@@ -122,11 +122,21 @@ func (at *attempt) isJournaled() bool {
 // (then it also moves the waiting ones to a document of their own when
 // JournalKeep wait). A write of a journal document this attempt did not read
 // keeps whatever records it holds (writeDoc merges it).
+//
+// An update of a document read as a snapshot (writeDoc: it replaces the
+// fields it names, under the update time read) names the records only as
+// far as they change: nothing when none is added, the new one appended
+// (ArrayUnion) when one is, rather than the whole list of up to
+// JournalBytes on every write. The list after the write is noted for the
+// instance's copy (keepOwn).
 func (at *attempt) journalWrite(w domain.Write) (domain.Write, error) {
 	waiting, read := at.rs.journals[w.DocID]
 	if w.Delete || (!read && !w.Create) {
 		return w, nil
 	}
+	since, snapshot := at.rs.snapshot[w.DocID]
+	update := snapshot && !since.IsZero() && !w.Create
+	var appended string
 	if id, ok := at.journaled(); ok && id == w.DocID && !at.recordIn {
 		version := at.reply().Version
 		if len(waiting) >= JournalKeep || listBytes(waiting) >= JournalBytes {
@@ -135,7 +145,7 @@ func (at *attempt) journalWrite(w domain.Write) (domain.Write, error) {
 			if err := at.tx.Create(ref, map[string]any{fJournal: waiting, fKind: x.entry.Game.Kind(), fAt: at.now}); err != nil {
 				return w, err
 			}
-			waiting = nil
+			waiting, update = nil, false // the list starts again: written whole
 		}
 		e := journalEntry{Key: recordKey(at.x.req.Action), Hash: at.hash, Version: version,
 			Reply: at.replyJSON, Session: at.change.Session, Replay: jsonText(at.inputOf(at.x.req.Action))}
@@ -143,10 +153,19 @@ func (at *attempt) journalWrite(w domain.Write) (domain.Write, error) {
 		if err != nil {
 			return w, err
 		}
-		waiting = append(append([]any{}, waiting...), string(b))
+		appended = string(b)
+		waiting = append(append([]any{}, waiting...), appended)
 		at.recordIn = true
 	}
-	w.Value = withRecord{value: w.Value, fields: map[string]any{fJournal: nonNil(waiting)}}
+	at.rs.journalAfter[w.DocID] = nonNil(waiting)
+	switch {
+	case update && appended == "":
+		return w, nil // the records stay as they are
+	case update:
+		w.Value = withRecord{value: w.Value, fields: map[string]any{fJournal: firestore.ArrayUnion(appended)}}
+	default:
+		w.Value = withRecord{value: w.Value, fields: map[string]any{fJournal: nonNil(waiting)}}
+	}
 	return w, nil
 }
 

@@ -227,12 +227,19 @@ func (at *attempt) keepOwn(id domain.DocID, path string, doc map[string]any) {
 	b, batch := at.tx.(*batchTx)
 	copied := map[string]any{}
 	for k, v := range doc {
+		if k == fJournal {
+			continue // below: the list the write leaves, not what it sends
+		}
 		r, ok := asRead(v)
 		if !ok {
 			batch = false
 			break
 		}
 		copied[k] = r
+	}
+	if list, ok := at.rs.journalAfter[id]; ok && len(list) > 0 {
+		r, _ := asRead(list)
+		copied[fJournal] = r
 	}
 	if !batch || doc == nil {
 		st.warm.forget(path)
