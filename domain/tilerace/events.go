@@ -1,6 +1,10 @@
 package tilerace
 
-import "github.com/meeple-games/meeple/domain"
+import (
+	"encoding/json"
+
+	"github.com/meeple-games/meeple/domain"
+)
 
 // Event types. Event.Player is the id of the team concerned ("" for events
 // about the game). Every event that an admin caused names the admin in By;
@@ -251,4 +255,14 @@ func HasEffects(events []domain.Event) bool {
 		}
 	}
 	return false
+}
+
+// dataOf decodes event e's data into v, whether the data is typed (as a
+// step made it) or decoded from JSON (as the store reads it back).
+func dataOf(e domain.Event, v any) error {
+	b, err := json.Marshal(e.Data)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
 }

@@ -168,7 +168,7 @@ func withHistory(d domain.Docs, a domain.Action, env domain.Env, ch domain.Chang
 				continue
 			}
 			var aw AwardData
-			if b, err := json.Marshal(e.Data); err == nil && json.Unmarshal(b, &aw) == nil && aw.Key != "" {
+			if dataOf(e, &aw) == nil && aw.Key != "" {
 				h.Awards = append(h.Awards, aw)
 				addTeam(aw.Team)
 			}

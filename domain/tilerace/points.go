@@ -1,7 +1,6 @@
 package tilerace
 
 import (
-	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
@@ -155,7 +154,7 @@ func checkAwards(ch domain.Change) error {
 			continue
 		}
 		var a AwardData
-		if b, err := json.Marshal(e.Data); err != nil || json.Unmarshal(b, &a) != nil || !validKey(a.Key) {
+		if dataOf(e, &a) != nil || !validKey(a.Key) {
 			return domain.Errorf(domain.EINTERNAL, "a pointsAwarded event does not decode: %v", e.Data)
 		}
 		if !wrote(ch.Writes, domain.Doc(SlotTeam, a.Team)) {
@@ -175,29 +174,26 @@ func checkAwards(ch domain.Change) error {
 // Errors: EINVALID (an event whose data does not decode).
 func LedgerOf(record string, events []domain.Event) ([]LedgerEntry, error) {
 	var out []LedgerEntry
+	bad := func(e domain.Event, err error) error {
+		return domain.Errorf(domain.EINVALID, "record %s: a %s event does not decode: %v", record, e.Type, err)
+	}
 	for _, e := range events {
-		if e.Type != EventPointsAwarded && e.Type != EventPointsReversed {
-			continue
-		}
-		b, err := json.Marshal(e.Data)
-		if err != nil {
-			return nil, domain.Errorf(domain.EINVALID, "record %s: a %s event does not encode: %v", record, e.Type, err)
-		}
-		if e.Type == EventPointsAwarded {
+		switch e.Type {
+		case EventPointsAwarded:
 			var a AwardData
-			if err := json.Unmarshal(b, &a); err != nil {
-				return nil, domain.Errorf(domain.EINVALID, "record %s: a pointsAwarded event does not decode: %v", record, err)
+			if err := dataOf(e, &a); err != nil {
+				return nil, bad(e, err)
 			}
 			out = append(out, LedgerEntry{Key: a.Key, Player: a.Player, Points: a.Points, Display: FormatPoints(a.Points),
 				Team: a.Team, TeamName: a.TeamName, Event: record, Tile: a.Tile, PowerupTile: a.PowerupTile, By: a.By})
-			continue
+		case EventPointsReversed:
+			var p PointsReversedData
+			if err := dataOf(e, &p); err != nil {
+				return nil, bad(e, err)
+			}
+			out = append(out, LedgerEntry{Key: ReversalKey(p.Key), Player: p.Player, Points: -p.Points, Display: FormatPoints(-p.Points),
+				Team: p.Team, TeamName: p.TeamName, Event: record, Tile: p.Tile, PowerupTile: p.PT, By: p.By, Reverses: p.Key})
 		}
-		var p PointsReversedData
-		if err := json.Unmarshal(b, &p); err != nil {
-			return nil, domain.Errorf(domain.EINVALID, "record %s: a pointsReversed event does not decode: %v", record, err)
-		}
-		out = append(out, LedgerEntry{Key: ReversalKey(p.Key), Player: p.Player, Points: -p.Points, Display: FormatPoints(-p.Points),
-			Team: p.Team, TeamName: p.TeamName, Event: record, Tile: p.Tile, PowerupTile: p.PT, By: p.By, Reverses: p.Key})
 	}
 	return out, nil
 }
