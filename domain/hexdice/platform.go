@@ -239,7 +239,16 @@ func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domai
 	}
 	own := domain.Doc(SlotOrders, a.Actor.ID)
 	if doc.State.keepsOwn(a, env.Now) && !d.Asked(own) {
-		// Asked before the rules run, so they run once (see below).
+		// The document is the player's own journal (domain.Slot Journal):
+		// the action's record waits there with the orders, rather than in
+		// a record document of its own (issue 22: 2 writes where it took
+		// 3). Read first, as a snapshot, so the records waiting there are
+		// kept and a concurrent writer makes this run again; asked before
+		// the rules run, so they run once. (The planning timer's action
+		// has it among the orders it reads; a fog game's record goes to
+		// its game-wide journal, which the action writes anyway. A write
+		// of it unread would keep its records all the same: the store
+		// merges it.)
 		return domain.Change{}, domain.Need(domain.Read{DocID: own, Snapshot: true})
 	}
 	single := p.single(orders)
@@ -263,17 +272,6 @@ func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domai
 		// document alone, like any one-document action (issue 22: one write
 		// where it took three, with its action record).
 		if res, ok := ch.Result.(OrdersResult); ok && !res.Resolved {
-			if !doc.State.Fog && !d.Asked(own) {
-				// The document is the player's own journal (domain.Slot
-				// Journal): the action's record waits there with the
-				// orders, rather than in a record document of its own
-				// (issue 22: 2 writes where it took 3, for a read). Read
-				// first, as a snapshot, so the records waiting there are
-				// kept and a concurrent writer makes this run again. A fog
-				// game's record goes to its game-wide journal, which the
-				// action writes anyway.
-				return domain.Change{}, domain.Need(domain.Read{DocID: own, Snapshot: true})
-			}
 			ch.Writes = append(ch.Writes, domain.Write{DocID: own, Value: res.Orders})
 		}
 	}
