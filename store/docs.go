@@ -197,7 +197,7 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 			// The actor's own journal document, as this instance last
 			// wrote it (warm.go): its write is guarded by that update time.
 			if data, updated, ok := st.warm.get(p); ok {
-				w.own[r.DocID] = p
+				w.own[r.DocID] = &ownCopy{path: p}
 				copies = append(copies, warmCopy{r.DocID, p, data, updated})
 				continue
 			}

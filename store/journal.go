@@ -111,12 +111,6 @@ func (at *attempt) journaled() (domain.DocID, bool) {
 	return domain.DocID{}, false
 }
 
-// isJournaled reports whether the action's record goes into a journal.
-func (at *attempt) isJournaled() bool {
-	_, ok := at.journaled()
-	return ok
-}
-
 // journalWrite returns w, a write of a journal document, with the records
 // it keeps: those waiting, and the action's own when it is journaled there
 // (then it also moves the waiting ones to a document of their own when

@@ -164,9 +164,7 @@ func logOf(raw json.RawMessage) platformLog {
 	if json.Unmarshal(raw, &doc) != nil {
 		return pl
 	}
-	pl = logFrom(doc.Log, doc.Acts, doc.Flushed)
-	pl.OldActs = doc.OldActs
-	return pl
+	return logFrom(doc.Log, doc.Acts, doc.Flushed, doc.OldActs)
 }
 
 // splitLog takes the log fields out of a game document's fields as
@@ -192,8 +190,8 @@ func logOfFields(f map[string]any) platformLog {
 	seen, _ := f[fOldActs].([]byte)
 	if b, ok := f[fLog].([]byte); ok && aok {
 		if steps, ok := packedLogs.get(string(b)); ok {
-			pl := logFrom(nil, json.RawMessage(acts), flushed)
-			pl.Log, pl.OldActs = steps, seen
+			pl := logFrom(nil, json.RawMessage(acts), flushed, seen)
+			pl.Log = steps
 			return pl
 		}
 	}
@@ -208,9 +206,7 @@ func logOfFields(f map[string]any) platformLog {
 		}
 		return logOf(raw)
 	}
-	pl := logFrom(json.RawMessage(log), json.RawMessage(acts), flushed)
-	pl.OldActs = seen
-	return pl
+	return logFrom(json.RawMessage(log), json.RawMessage(acts), flushed, seen)
 }
 
 // stringOrNil is v as a string, "" when it is nil; false for anything else.
@@ -223,9 +219,9 @@ func stringOrNil(v any) (string, bool) {
 }
 
 // logFrom decodes the log fields, each the value itself or a JSON string
-// holding it.
-func logFrom(log, acts json.RawMessage, flushed int64) platformLog {
-	pl := platformLog{Flushed: flushed}
+// holding it; oldActs are the fingerprints as stored (oldacts.go).
+func logFrom(log, acts json.RawMessage, flushed int64, oldActs []byte) platformLog {
+	pl := platformLog{Flushed: flushed, OldActs: oldActs}
 	raws, ok := splitArray(log)
 	if ok || unwrapJSON(log, &raws) == nil {
 		for _, r := range raws {

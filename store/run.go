@@ -231,7 +231,7 @@ func (x *execution) run(ctx context.Context, tx txn, now time.Time) (*attempt, e
 	at := &attempt{x: x, tx: tx, rs: newReadSet(), now: now}
 	x.read, x.guarded = at.rs, false
 	if _, batch := tx.(*batchTx); batch && x.warm != nil {
-		at.rs.warm = &warmRead{path: gamePath(x.req.GameID), use: x.warm.use, actor: x.req.Action.Actor.ID, own: map[domain.DocID]string{}}
+		at.rs.warm = &warmRead{path: gamePath(x.req.GameID), use: x.warm.use, actor: x.req.Action.Actor.ID, own: map[domain.DocID]*ownCopy{}}
 	}
 	st := x.st
 	gameID := x.req.GameID
@@ -537,12 +537,13 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 		}
 		addAct()
 		at.recorded = true
-	case at.isJournaled():
-		// Its record goes to a journal (journal.go); its key here, so a
-		// retry knows to look there, and in which.
-		id, _ := at.journaled()
-		e.Jnl, e.Own = true, id.Key != ""
-		addAct()
+	default:
+		if id, ok := at.journaled(); ok {
+			// Its record goes to a journal (journal.go); its key here, so
+			// a retry knows to look there, and in which.
+			e.Jnl, e.Own = true, id.Key != ""
+			addAct()
+		}
 	}
 	if w.Create {
 		room := ""
@@ -1013,8 +1014,8 @@ func (x *execution) warmAgain(err error, odds *warmOdds) bool {
 		if w.used {
 			x.st.warm.stale(w.path)
 		}
-		for _, p := range w.own {
-			x.st.warm.stale(p)
+		for _, c := range w.own {
+			x.st.warm.stale(c.path)
 		}
 		x.warm.use = false
 		return true

@@ -177,11 +177,16 @@ type warmRead struct {
 	// actor is the acting player: its own journal document (a Hex & Dice
 	// player's orders, domain.Slot.Journal) is kept warm too, as this
 	// instance last read or wrote it, and taken when use is; own are the
-	// documents taken so (their paths), wrote those of them this attempt
-	// writes under the copy's update time.
+	// documents taken so.
 	actor string
-	own   map[domain.DocID]string
-	wrote map[domain.DocID]bool
+	own   map[domain.DocID]*ownCopy
+}
+
+// ownCopy is an own document an attempt took from the instance's copy: its
+// path, and whether the attempt writes it under the copy's update time.
+type ownCopy struct {
+	path  string
+	wrote bool
 }
 
 // ownDoc reports whether id is the actor's own journal document.
@@ -193,8 +198,8 @@ func (w *warmRead) ownDoc(sl *slots, id domain.DocID) bool {
 // written under its update time (else the attempt runs again on a fresh
 // read: errCold).
 func (w *warmRead) ownChecked() bool {
-	for id := range w.own {
-		if !w.wrote[id] {
+	for _, c := range w.own {
+		if !c.wrote {
 			return false
 		}
 	}
@@ -225,31 +230,23 @@ func (at *attempt) keepOwn(id domain.DocID, path string, doc map[string]any) {
 		return
 	}
 	b, batch := at.tx.(*batchTx)
-	copied := map[string]any{}
-	for k, v := range doc {
-		if k == fJournal {
-			continue // below: the list the write leaves, not what it sends
+	var copied any
+	if batch && doc != nil {
+		fields := maps.Clone(doc)
+		delete(fields, fJournal) // what the write sends of the records (an append)
+		if list := at.rs.journalAfter[id]; len(list) > 0 {
+			fields[fJournal] = list // the records it leaves
 		}
-		r, ok := asRead(v)
-		if !ok {
-			batch = false
-			break
-		}
-		copied[k] = r
-	}
-	if list, ok := at.rs.journalAfter[id]; ok && len(list) > 0 {
-		r, _ := asRead(list)
-		copied[fJournal] = r
+		copied, batch = asRead(fields)
 	}
 	if !batch || doc == nil {
 		st.warm.forget(path)
 		return
 	}
-	if w.wrote == nil {
-		w.wrote = map[domain.DocID]bool{}
+	if c := w.own[id]; c != nil {
+		c.wrote = true
 	}
-	w.wrote[id] = true
-	b.onCommit(func(updated time.Time) { st.warm.put(path, copied, updated) })
+	b.onCommit(func(updated time.Time) { st.warm.put(path, copied.(map[string]any), updated) })
 }
 
 // afterCommit is the document a game update made, as a read would return
