@@ -97,12 +97,13 @@ func (at *attempt) journaled() (domain.DocID, bool) {
 			written[w.DocID] = true
 		}
 	}
-	for _, own := range []bool{false, true} {
-		if own && (a.Secret != "" || at.change.Session != nil) {
-			// A password's hash, a session signed in: never in a document
-			// a client reads, its owner's included.
-			break
-		}
+	journals := []bool{false} // the game's
+	if a.Secret == "" && at.change.Session == nil {
+		// The actor's own, but for a password's hash or a session signed
+		// in: never in a document a client reads, its owner's included.
+		journals = append(journals, true)
+	}
+	for _, own := range journals {
 		id, ok := x.sl.journalDoc(a, own)
 		if _, read := at.rs.journals[id]; ok && read && written[id] {
 			return id, true
