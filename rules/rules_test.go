@@ -39,17 +39,18 @@ var seeded = []string{
 	// the game's players only (games/g1's players are p1 and p2)
 	"games/g1/private/room",
 	// the owner's only
-	"players/p1/ledger/e1",
-	"players/p2/ledger/e2",
 	"users/p1",
 	"users/p2",
 	"queues/dashdice/tickets/p1",
 	"queues/dashdice/tickets/p2",
 	// server-only
 	"games/g1/private/server",
-	// a Tile Race ledger entry of before issue 22's last change: the
-	// ledger is in the event records now, and nobody reads this collection
+	// ledger entries of before issue 22's last changes (a Tile Race award,
+	// a player's result): the ledgers are in the event records now, and
+	// nobody reads these collections
 	"games/g1/ledger/t1-1",
+	"players/p1/ledger/e1",
+	"players/p2/ledger/e2",
 	"games/g1/private/cred-team-t1",
 	"games/g1/private/cred-admin-a1",
 	"games/g1/actions/a1",
@@ -168,8 +169,8 @@ func TestGet(t *testing.T) {
 		{"games/g1/private/room", only(alice, bob)},
 		{"games/g1/private/cred-team-t1", nobody},
 		{"games/g1/private/cred-admin-a1", nobody},
-		{"players/p1/ledger/e1", only(alice)},
-		{"players/p2/ledger/e2", only(bob)},
+		{"players/p1/ledger/e1", nobody},
+		{"players/p2/ledger/e2", nobody},
 		{"users/p1", only(alice)},
 		{"users/p2", only(bob)},
 		{"queues/dashdice/tickets/p1", only(alice)},
@@ -224,9 +225,9 @@ func TestGetMissing(t *testing.T) {
 		want int
 	}{
 		{"games/none", alice, http.StatusNotFound},
-		{"players/p1/ledger/none", alice, http.StatusNotFound},
+		{"games/none/events/none", alice, http.StatusNotFound},
 		{"games/none", anon, http.StatusForbidden},
-		{"players/p1/ledger/none", bob, http.StatusForbidden},
+		{"players/p1/ledger/none", alice, http.StatusForbidden},
 		{"games/none/private/server", alice, http.StatusForbidden},
 		{"rooms/NOROOM", alice, http.StatusForbidden},
 		{"usernames/nobody", alice, http.StatusForbidden},
@@ -255,8 +256,8 @@ func TestList(t *testing.T) {
 		{"games/g1/powerupTiles", false, signedIn},
 		{"games/g1/public", false, signedIn},
 		{"games/g1/ledger", false, nobody},
-		{"players/p1/ledger", false, only(alice)},
-		{"players/p2/ledger", false, only(bob)},
+		{"players/p1/ledger", false, nobody},
+		{"players/p2/ledger", false, nobody},
 		// A rule that compares the document id with the caller cannot hold for
 		// a whole collection, so nobody lists users or tickets.
 		{"users", false, nobody},
@@ -275,7 +276,8 @@ func TestList(t *testing.T) {
 		{"games/g1/elsewhere", false, nobody},
 		{"leaderboards/dashdice/entries", false, nobody},
 		// Collection groups: no rule grants them to clients (the server's sweep
-		// of pending events runs with the Admin SDK).
+		// of pending events runs with the Admin SDK). A player lists their own
+		// results with a filter (TestPlayerResults); a query without one, never.
 		{"events", true, nobody},
 		{"ledger", true, nobody},
 		{"teams", true, nobody},
@@ -315,8 +317,7 @@ func TestQueryOwnDocument(t *testing.T) {
 		{"users", "users/p1", alice, true},
 		{"users", "users/p2", alice, false},
 		{"users", "users/p1", anon, false},
-		{"players/p1/ledger", "players/p1/ledger/e1", alice, true},
-		{"players/p1/ledger", "players/p1/ledger/e1", bob, false},
+		{"players/p1/ledger", "players/p1/ledger/e1", alice, false},
 		{"queues/dashdice/tickets", "queues/dashdice/tickets/p1", alice, false},
 		{"usernames", "usernames/alice", alice, false},
 	}
@@ -353,7 +354,6 @@ func TestListReturnsDocuments(t *testing.T) {
 		want       string
 	}{
 		{"games/g1/events", team, "/documents/games/g1/events/000000000001"},
-		{"players/p1/ledger", alice, "/documents/players/p1/ledger/e1"},
 	} {
 		r := e.query(t, tc.c, tc.collection, false)
 		if !r.allowed() || !strings.Contains(string(r.body), tc.want) {
@@ -498,6 +498,62 @@ func TestListPublicGames(t *testing.T) {
 		if r.allowed() {
 			if !strings.Contains(string(r.body), "/documents/games/pub") || strings.Contains(string(r.body), "/documents/games/g1\"") {
 				t.Errorf("public games as %s: got %s, want games/pub and not games/g1", c.name, r.body)
+			}
+		}
+	}
+}
+
+// TestPlayerResults: a player lists the results of their finished games, the
+// game ends' event records that name them in players, with a query of the
+// events collection group (docs/firestore.md, "A player's results"); nobody
+// lists another player's, and a query that does not ask for the caller's
+// own is refused whoever makes it.
+func TestPlayerResults(t *testing.T) {
+	e := setup(t)
+	fs := storetest.ClientFor(t, e.project)
+	ctx := context.Background()
+	for path, players := range map[string][]string{
+		"games/g7/events/000000000031": {alice.uid, bob.uid},
+		"games/g8/events/000000000012": {bob.uid},
+	} {
+		if _, err := fs.Doc(path).Set(ctx, map[string]any{"players": players, "at": time.Now(),
+			"results": []any{map[string]any{"player": players[0], "result": "win"}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	query := func(c caller, player string) reply {
+		return e.call(t, c, http.MethodPost, ":runQuery", map[string]any{"structuredQuery": map[string]any{
+			"from": []any{map[string]any{"collectionId": "events", "allDescendants": true}},
+			"where": map[string]any{"fieldFilter": map[string]any{
+				"field": map[string]any{"fieldPath": "players"}, "op": "ARRAY_CONTAINS", "value": map[string]any{"stringValue": player}}},
+			"orderBy": []any{map[string]any{"field": map[string]any{"fieldPath": "at"}, "direction": "DESCENDING"}},
+		}})
+	}
+	for _, tc := range []struct {
+		c      caller
+		player string
+		want   bool
+		finds  []string // the records the answer names
+		misses []string // and does not
+	}{
+		{alice, alice.uid, true, []string{"g7/events/000000000031"}, []string{"g8/"}},
+		{bob, bob.uid, true, []string{"g7/events/000000000031", "g8/events/000000000012"}, nil},
+		{alice, bob.uid, false, nil, nil},
+		{bob, alice.uid, false, nil, nil},
+		{anon, alice.uid, false, nil, nil},
+		{team, alice.uid, false, nil, nil},
+		{spoof, alice.uid, false, nil, nil},
+	} {
+		r := query(tc.c, tc.player)
+		wantAccess(t, "query the results of "+tc.player, tc.c, tc.want, r)
+		for _, f := range tc.finds {
+			if !strings.Contains(string(r.body), "/documents/games/"+f) {
+				t.Errorf("results of %s as %s: got %s, want games/%s", tc.player, tc.c.name, r.body, f)
+			}
+		}
+		for _, f := range tc.misses {
+			if strings.Contains(string(r.body), "/documents/games/"+f) {
+				t.Errorf("results of %s as %s: got %s, want no games/%s", tc.player, tc.c.name, r.body, f)
 			}
 		}
 	}

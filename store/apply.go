@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"maps"
 	"time"
 
 	"cloud.google.com/go/firestore"
@@ -13,9 +14,9 @@ import (
 // ApplyEffects runs the effects of the event record games/{gameID}/events/{id}
 // in one transaction, exactly once: every handler the record's game
 // registered for one of its events, and for a game that keeps stats the
-// platform's own: for every gameOver event, a ledger entry per player
-// (players/{p}/ledger/{LedgerID}) and the player's per-kind, per-mode totals
-// (players/{p}.stats.{kind}.{mode}); when that changed a leaderboard, or the
+// platform's own: for every gameOver event, the player's per-kind, per-mode
+// totals (players/{p}.stats.{kind}.{mode}) and the results on the record
+// (resultFields: the players' ledger); when that changed a leaderboard, or the
 // game has a projection its events make due, the projection's mark on the
 // record for the tick, which rebuilds them (leaderboards.go). Then it clears
 // the record's pending flag, the idempotency key. A missing or no longer
@@ -114,14 +115,14 @@ func (s *Store) prepareEffects(ctx context.Context, tx txn, gameID, id string, d
 	}
 	stats := func() error { return nil }
 	var boards []Board
+	var results map[string]any
 	if e.Stats && !eager && seen[domain.EventGameOver] {
 		fx, err := s.collectEffects(func() ([]string, error) { return playersOf(tx, s, gameID) }, gameID, id, data)
 		if err != nil {
 			return nil, err
 		}
-		if stats, boards, err = s.statsWrites(tx, gameID, id, data, fx, now); err != nil {
-			return nil, err
-		}
+		stats, boards = s.statsWrites(tx, fx)
+		results = resultFields(fx)
 	}
 	project := false
 	if e.Projection != nil && !eager {
@@ -144,7 +145,14 @@ func (s *Store) prepareEffects(ctx context.Context, tx txn, gameID, id string, d
 				return nil, err
 			}
 		}
-		return projectionMark(boards, project), stats()
+		mark := projectionMark(boards, project)
+		if results != nil {
+			if mark == nil {
+				mark = map[string]any{}
+			}
+			maps.Copy(mark, results)
+		}
+		return mark, stats()
 	}, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"strings"
 	"time"
 
@@ -33,20 +32,14 @@ const (
 	fEffectsError = "effectsError"
 )
 
-// LedgerID is the id of the ledger entry a player gets for the i-th gameOver
-// event of the event record eventID of a game: "{gameId}-{seq}" for a record
-// EventID(seq) (without the padding), "{gameId}-{eventID}" otherwise, with
-// "-{i}" added for i > 0 (a step never ends a game twice, so in practice i is 0).
-func LedgerID(gameID, eventID string, i int) string {
-	id := gameID + "-" + eventID
-	if seq, err := strconv.ParseInt(eventID, 10, 64); err == nil && EventID(seq) == eventID {
-		id = gameID + "-" + strconv.FormatInt(seq, 10)
-	}
-	if i > 0 {
-		id += "-" + strconv.Itoa(i)
-	}
-	return id
-}
+// Fields of a game end's event record that keep its results (resultFields):
+// the players it gave a result, for a player's history (a query of the
+// events collection group where players array-contains the player), and the
+// results themselves.
+const (
+	fResultPlayers = "players"
+	fResults       = "results"
+)
 
 // Totals are one player's results in one kind and mode.
 type Totals struct {
@@ -80,9 +73,9 @@ func totalsIn(player map[string]any, kind, mode string) Totals {
 	return Totals{Wins: n("wins"), Losses: n("losses"), Draws: n("draws"), Played: n("played")}
 }
 
-// award is one ledger entry to write.
+// award is one player's result in a finished game.
 type award struct {
-	player, kind, mode, result, reason, ledgerID string
+	player, kind, mode, result, reason string
 }
 
 // board is a leaderboard touched by one event record.
@@ -113,7 +106,6 @@ func (s *Store) collectEffects(players func() ([]string, error), gameID, seq str
 	recordKind, _ := record[fKind].(string)
 	fx := &effects{delta: map[string]map[board]Totals{}}
 	var gamePlayers []string
-	n := 0
 	for _, ev := range evs {
 		if ev.Type != domain.EventGameOver {
 			continue
@@ -177,7 +169,7 @@ func (s *Store) collectEffects(players func() ([]string, error), gameID, seq str
 		}
 		for _, p := range order {
 			r := results[p]
-			fx.awards = append(fx.awards, award{player: p, kind: kind, mode: mode, result: r, reason: over.Reason, ledgerID: LedgerID(gameID, seq, n)})
+			fx.awards = append(fx.awards, award{player: p, kind: kind, mode: mode, result: r, reason: over.Reason})
 			if fx.delta[p] == nil {
 				fx.delta[p] = map[board]Totals{}
 				fx.players = append(fx.players, p)
@@ -196,7 +188,6 @@ func (s *Store) collectEffects(players func() ([]string, error), gameID, seq str
 		if !containsBoard(fx.boards, b) {
 			fx.boards = append(fx.boards, b)
 		}
-		n++
 	}
 	return fx, nil
 }
@@ -234,60 +225,67 @@ func playersOf(tx txn, s *Store, gameID string) ([]string, error) {
 var errNeedsPlayers = errors.New("store: a draw that names no players needs the game's")
 
 // statsInCommit returns what writes a new record's stats in the commit that
-// creates it (the action's own, exactly once as the action is), and the
-// leaderboards they change, when nothing else is to run on the record: the
-// game keeps stats, one of its events ends the game, the game registered no
-// handler for any of them, and its awards need no read. ok is false
-// otherwise, and also for a record the effects would refuse (EINVALID): it
-// is then written pending, and ApplyEffects runs its effects after the
-// commit, or retires it. A game's end then costs no second write of its
-// record, no trigger's read of it, and its players' totals are exact when
-// its last action replies (issue 22).
-func (s *Store) statsInCommit(tx txn, e domain.Entry, gameID, id string, record map[string]any, events []domain.Event, now time.Time) (write func() error, boards []Board, ok bool) {
+// creates it (the action's own, exactly once as the action is), the fields
+// the record gets for its results (resultFields) and the leaderboards they
+// change, when nothing else is to run on the record: the game keeps stats,
+// one of its events ends the game, the game registered no handler for any of
+// them, and its awards need no read. ok is false otherwise, and also for a
+// record the effects would refuse (EINVALID): it is then written pending,
+// and ApplyEffects runs its effects after the commit, or retires it. A
+// game's end then costs no second write of its record, no trigger's read of
+// it, and its players' totals are exact when its last action replies (issue
+// 22).
+func (s *Store) statsInCommit(tx txn, e domain.Entry, gameID, id string, record map[string]any, events []domain.Event) (write func() error, fields map[string]any, boards []Board, ok bool) {
 	if !e.Stats || !overIn(events) || s.Games.handled(e, events) {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	fx, err := s.collectEffects(func() ([]string, error) { return nil, errNeedsPlayers }, gameID, id, record)
 	if err != nil {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	write, boards, err = s.statsWrites(tx, gameID, id, record, fx, now)
-	return write, boards, err == nil
+	write, boards = s.statsWrites(tx, fx)
+	return write, resultFields(fx), boards, true
 }
 
-// statsWrites returns what writes the ledger entries and the players'
-// totals of an event record's results, to call once every read of the
-// transaction is done, and the leaderboards the record changes. It reads
-// nothing: the totals (and their rankKey) are kept with increments, so the
-// transaction locks no player's document before its commit, and a player
-// in several games ending at once never makes one wait on another. It
-// writes no leaderboard: those are rebuilt by the tick from the players'
-// totals (leaderboards.go), so game ends of many players never queue on
-// one document.
-func (s *Store) statsWrites(tx txn, gameID, seq string, record map[string]any, fx *effects, now time.Time) (func() error, []Board, error) {
+// resultFields are what a game end's record keeps of its results: the
+// players it gave one (fResultPlayers) and each result (fResults), nil when
+// it gave none. They are the players' ledger: one entry per result, in the
+// document that made it, written in the commit that counts it in the
+// player's totals (the action's, or the effects' that clear the record's
+// pending flag), so an entry is there exactly when its result is counted,
+// and never twice. Before issue 22's last change each result was also a
+// document of its own, players/{id}/ledger/{gameId}-{seq}: a write per
+// player per game that repeated the record.
+func resultFields(fx *effects) map[string]any {
 	if len(fx.awards) == 0 {
-		return func() error { return nil }, nil, nil
+		return nil
+	}
+	results := make([]any, 0, len(fx.awards))
+	for _, a := range fx.awards {
+		results = append(results, map[string]any{
+			"player": a.player, "result": a.result, "kind": a.kind, "mode": a.mode, "reason": a.reason,
+		})
+	}
+	return map[string]any{fResultPlayers: fx.players, fResults: results}
+}
+
+// statsWrites returns what writes the players' totals of an event record's
+// results, to call once every read of the transaction is done, and the
+// leaderboards the record changes. It reads nothing: the totals (and their
+// rankKey) are kept with increments, so the transaction locks no player's
+// document before its commit, and a player in several games ending at once
+// never makes one wait on another. It writes no leaderboard: those are
+// rebuilt by the tick from the players' totals (leaderboards.go), so game
+// ends of many players never queue on one document.
+func (s *Store) statsWrites(tx txn, fx *effects) (func() error, []Board) {
+	if len(fx.awards) == 0 {
+		return func() error { return nil }, nil
 	}
 	boards := make([]Board, 0, len(fx.boards))
 	for _, b := range fx.boards {
 		boards = append(boards, Board{Kind: b.kind, Mode: b.mode})
 	}
 	return func() error {
-		at, _ := record[fAt].(time.Time)
-		if at.IsZero() {
-			at = now
-		}
-		for _, a := range fx.awards {
-			ref := s.playerRef(a.player).Collection(colLedger).Doc(a.ledgerID)
-			// Create, not Set: the record's pending flag already makes this run
-			// once, and an existing entry would mean something else awarded it.
-			if err := tx.Create(ref, map[string]any{
-				"result": a.result, "kind": a.kind, "mode": a.mode, "gameId": gameID, "event": seq,
-				"reason": a.reason, "at": at, "appliedAt": now,
-			}); err != nil {
-				return err
-			}
-		}
 		for _, p := range fx.players {
 			stats := map[string]any{}
 			for b, d := range fx.delta[p] {
@@ -307,7 +305,7 @@ func (s *Store) statsWrites(tx txn, gameID, seq string, record map[string]any, f
 			}
 		}
 		return nil
-	}, boards, nil
+	}, boards
 }
 
 // validID reports whether s can be a document id (and a path segment).
@@ -326,4 +324,59 @@ func withBot(over domain.GameOver) bool {
 		}
 	}
 	return false
+}
+
+// Result is one entry of a player's ledger: their result in a finished game.
+type Result struct {
+	GameID string    `json:"gameId"`
+	Event  string    `json:"event"` // the id of the game end's event record
+	Kind   string    `json:"kind"`
+	Mode   string    `json:"mode"`
+	Result string    `json:"result"` // ResultWin, ResultLoss or ResultDraw
+	Reason string    `json:"reason,omitempty"`
+	At     time.Time `json:"at"`
+}
+
+// PlayerResults lists a player's results, newest first, at most limit
+// (1 to 500): the event records of the game ends that counted one in the
+// player's totals (resultFields), found with the query a client makes too
+// (docs/firestore.md, "A player's results"): the events collection group
+// where players array-contains the player, ordered by at descending.
+//
+// Errors: EINVALID for an id that cannot name a player or a bad limit.
+func (s *Store) PlayerResults(ctx context.Context, playerID string, limit int) ([]Result, error) {
+	if !validID(playerID) {
+		return nil, domain.Errorf(domain.EINVALID, "bad player id %q", playerID)
+	}
+	if limit < 1 || limit > 500 {
+		return nil, domain.Errorf(domain.EINVALID, "limit %d: want 1 to 500", limit)
+	}
+	snaps, err := s.FS.CollectionGroup(colEvents).Where(fResultPlayers, "array-contains", playerID).
+		OrderBy(fAt, firestore.Desc).Limit(limit).Documents(ctx).GetAll()
+	if err != nil {
+		return nil, err
+	}
+	var out []Result
+	for _, snap := range snaps {
+		var rec struct {
+			At      time.Time `firestore:"at"`
+			Results []struct {
+				Player string `firestore:"player"`
+				Result string `firestore:"result"`
+				Kind   string `firestore:"kind"`
+				Mode   string `firestore:"mode"`
+				Reason string `firestore:"reason"`
+			} `firestore:"results"`
+		}
+		if err := snap.DataTo(&rec); err != nil {
+			return nil, err
+		}
+		for _, r := range rec.Results {
+			if r.Player == playerID {
+				out = append(out, Result{GameID: snap.Ref.Parent.Parent.ID, Event: snap.Ref.ID,
+					Kind: r.Kind, Mode: r.Mode, Result: r.Result, Reason: r.Reason, At: rec.At})
+			}
+		}
+	}
+	return out, nil
 }

@@ -85,15 +85,12 @@ func TestApplyEffectsAwardsOnce(t *testing.T) {
 	require.Equal(t, "Ann", docData(t, st, "players/ann")["name"], "sign-up name kept")
 
 	for _, tc := range []struct{ player, result string }{{"ann", store.ResultWin}, {"bob", store.ResultLoss}} {
-		got := docData(t, st, "players/"+tc.player+"/ledger/g1-7")
-		require.NotNil(t, got, "ledger entry of %s", tc.player)
-		require.Equal(t, tc.result, got["result"], "ledger result of %s", tc.player)
-		require.Equal(t, "pig", got["kind"])
-		require.Equal(t, "zero-hour", got["mode"])
-		require.Equal(t, "g1", got["gameId"])
-		require.Equal(t, store.EventID(7), got["event"])
-		require.Equal(t, effectsAt.Add(-time.Minute), got["at"].(time.Time).UTC())
+		got := playerResults(t, st, tc.player)
+		want := []store.Result{{GameID: "g1", Event: store.EventID(7), Kind: "pig", Mode: "zero-hour",
+			Result: tc.result, Reason: "target", At: effectsAt.Add(-time.Minute)}}
+		require.Equal(t, want, got, "ledger of %s", tc.player)
 	}
+	require.Empty(t, playerResults(t, st, "cat"), "ledger of a player who did not play")
 
 	// The board is the tick's: not there until a projection pass.
 	require.Nil(t, docData(t, st, "leaderboards/pig-zero-hour"), "the effects write no leaderboard")
@@ -130,7 +127,7 @@ func TestApplyEffectsNothingToDo(t *testing.T) {
 			require.NoError(t, err)
 			require.False(t, applied)
 			requireTotals(t, st, "ann", "pig", "classic", store.Totals{})
-			require.Nil(t, docData(t, st, "players/ann/ledger/g1-3"), "ledger entry")
+			require.Empty(t, playerResults(t, st, "ann"), "ledger")
 			require.Nil(t, docData(t, st, "leaderboards/dashdice-classic"), "leaderboard")
 		})
 	}
@@ -183,7 +180,9 @@ func TestApplyEffectsResults(t *testing.T) {
 			require.True(t, applied)
 			for p, want := range tc.want {
 				requireTotals(t, st, p, "pig", tc.mode, want)
-				require.NotNil(t, docData(t, st, "players/"+p+"/ledger/g1-2"), "ledger entry of %s", p)
+				got := playerResults(t, st, p)
+				require.Len(t, got, 1, "ledger of %s", p)
+				require.Equal(t, store.EventID(2), got[0].Event, "ledger entry of %s", p)
 			}
 			project(t, st)
 			lb, err := st.LeaderboardDoc(ctx, "pig", tc.mode)
@@ -279,10 +278,11 @@ func TestStatsInTheEndingCommit(t *testing.T) {
 	require.NotNil(t, over["effectsAt"], "effectsAt")
 	require.NotNil(t, over["projectAt"], "the leaderboard's mark")
 	require.Equal(t, []any{map[string]any{"kind": pig.Kind, "mode": store.DefaultMode}}, over["boards"], "boards")
-	ledger, err := f.st.FS.Collection("players").Doc(s.Winner).Collection("ledger").Documents(ctx).GetAll()
-	require.NoError(t, err)
+	ledger := playerResults(t, f.st, s.Winner)
 	require.Len(t, ledger, 1, "the winner's ledger entries")
-	require.Equal(t, "win", ledger[0].Data()["result"], "result")
+	require.Equal(t, store.ResultWin, ledger[0].Result, "result")
+	require.Equal(t, last.ID, ledger[0].Event, "the ledger entry's record")
+	require.Equal(t, []any{s.Winner, loser}, over["players"], "the record's players")
 
 	applied, err := f.st.ApplyEffects(ctx, id, last.ID)
 	require.NoError(t, err)
@@ -329,9 +329,23 @@ func TestLeaderboardOrderAcrossGames(t *testing.T) {
 	require.Equal(t, []string{"p02", "p01", "zed"}, ids(lb.Reserve))
 	require.Equal(t, store.LeaderEntry{PlayerID: "zed", Losses: 78}, lb.Reserve[2])
 	requireTotals(t, st, "zed", "pig", "classic", store.Totals{Losses: 78, Played: 78})
-	// Round 3's record held one gameOver per player: ledger ids are numbered.
-	for i, id := range []string{"g-3", "g-3-1", "g-3-9"} {
-		require.NotNil(t, docData(t, st, "players/zed/ledger/"+id), "ledger entry %d %s", i, id)
+	// Round 3's record held one gameOver per player: each is an entry.
+	zed := playerResults(t, st, "zed")
+	require.Len(t, zed, 78, "zed's ledger")
+	inRound3 := 0
+	for _, r := range zed {
+		if r.Event == store.EventID(3) {
+			inRound3++
+		}
 	}
-	require.NotNil(t, docData(t, st, "players/p12/ledger/g-3-9"), "ledger entry of p12 in round 3")
+	require.Equal(t, 10, inRound3, "zed's entries from round 3")
+	require.Len(t, playerResults(t, st, "p12"), 12, "p12's ledger")
+}
+
+// playerResults is a player's ledger, newest first.
+func playerResults(t *testing.T, st *store.Store, player string) []store.Result {
+	t.Helper()
+	got, err := st.PlayerResults(context.Background(), player, 500)
+	require.NoError(t, err)
+	return got
 }

@@ -16,7 +16,6 @@ const (
 	colPrivate     = "private"
 	colActions     = "actions"
 	colPlayers     = "players"
-	colLedger      = "ledger"
 	colRooms       = "rooms"
 	colUsers       = "users"
 	colUsernames   = "usernames"

@@ -661,9 +661,10 @@ func (st *Store) writeRecord(tx txn, e domain.Entry, gameID string, s domain.Ste
 	if pending {
 		// A game's end whose only effect is the platform's stats: they are
 		// written with the record (statsInCommit).
-		if write, boards, ok := st.statsInCommit(tx, e, gameID, id, rec, s.Events, now); ok {
+		if write, fields, boards, ok := st.statsInCommit(tx, e, gameID, id, rec, s.Events); ok {
 			pending, stats = false, write
 			rec[fPending], rec[fEffectsAt] = false, now
+			maps.Copy(rec, fields)
 			maps.Copy(rec, projectionMark(boards, st.Games.projects(e, s.Events)))
 		}
 	} else if st.Games.projects(e, s.Events) {

@@ -222,9 +222,10 @@ func TestLegacyHandlerEndToEnd(t *testing.T) {
 		return e.totals(t, "ann") == annWon && e.totals(t, "bob") == bobLost
 	})
 	require.False(t, e.record(t, "g1", 1).Pending, "record pending")
-	snap, err := e.st.FS.Doc("players/ann/ledger/g1-1").Get(ctx)
+	ledger, err := e.st.PlayerResults(ctx, "ann", 10)
 	require.NoError(t, err)
-	require.Equal(t, store.ResultWin, snap.Data()["result"])
+	require.Len(t, ledger, 1, "ann's ledger")
+	require.Equal(t, store.ResultWin, ledger[0].Result)
 
 	// The effects' own write (pending -> false) comes back as a second
 	// delivery, which does nothing.
@@ -249,7 +250,7 @@ func TestLegacyHandlerEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, de.OldValue.GetFields()["pending"].GetBooleanValue(), "old pending")
 	require.False(t, de.Value.GetFields()["pending"].GetBooleanValue(), "new pending")
-	require.Equal(t, []string{"boards", "effectsAt", "pending", "project", "projectAt"}, de.UpdateMask, "pending cleared, the projection's mark set")
+	require.Equal(t, []string{"boards", "effectsAt", "pending", "players", "project", "projectAt", "results"}, de.UpdateMask, "pending cleared, the results and the projection's mark set")
 	require.Equal(t, annWon, e.totals(t, "ann"), "after every delivery")
 
 	// The leaderboard is the tick's.
