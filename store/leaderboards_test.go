@@ -365,7 +365,10 @@ func TestProjectionMarkers(t *testing.T) {
 	require.Equal(t, []any{map[string]any{"kind": "pig", "mode": "classic"}, map[string]any{"kind": "pig", "mode": store.DefaultMode}}, m["boards"])
 	require.IsType(t, time.Time{}, m["projectAt"], "the commit's time")
 	require.Equal(t, false, m["project"])
-	require.ElementsMatch(t, []string{"seq", "at", "kind", "type", "actionId", "actor", "events", "pending", "effectsAt", "projectAt", "boards", "project"}, keysOf(m))
+	require.ElementsMatch(t, []string{"seq", "at", "kind", "type", "actionId", "actor", "events", "pending", "effectsAt", "projectAt", "boards", "project", "players", "results"}, keysOf(m))
+	// Two gameOvers in one record: an entry per player per event, each player once in players.
+	require.Equal(t, []any{"ann", "bob"}, m["players"])
+	require.Len(t, m["results"], 4, "the record's ledger entries")
 	rec := docData(t, st, "games/g1/events/"+store.EventID(2))
 	require.ElementsMatch(t, []string{"seq", "at", "kind", "type", "actionId", "actor", "events", "pending", "effectsAt"}, keysOf(rec), "changed no board: no mark")
 	empty, err := st.FS.Collection("projections").Documents(ctx).GetAll()
