@@ -173,6 +173,22 @@ func TestDashDiceWholeMatchInEveryMode(t *testing.T) {
 			last := events[len(events)-1]
 			require.False(t, last.Pending, "the game-over record: its stats were written with it")
 			require.Equal(t, domain.EventGameOver, last.Events[len(last.Events)-1].Type)
+
+			// Each player's ledger holds the match once, with their result.
+			for _, p := range []string{alice.ID, bob.ID} {
+				got, err := s.store.PlayerResults(context.Background(), p, 10)
+				require.NoError(t, err)
+				require.Len(t, got, 1, "the ledger of %s", p)
+				want := store.ResultLoss
+				switch {
+				case final.Draw:
+					want = store.ResultDraw
+				case final.Winner == p:
+					want = store.ResultWin
+				}
+				require.Equal(t, store.Result{GameID: m.id, Event: last.ID, Kind: dashdice.Kind, Mode: mode.ID, Result: want,
+					Reason: got[0].Reason, At: got[0].At}, got[0], "the ledger entry of %s", p)
+			}
 		})
 	}
 }

@@ -38,6 +38,22 @@ async function open(s: Session, name: string): Promise<Firestore> {
 }
 
 /**
+ * retryOffline runs a one-time read, again (twice, a second apart) when it
+ * fails with "the client is offline": a first read can, while the emulator
+ * is slow to answer on a loaded machine.
+ */
+export async function retryOffline<T>(read: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await read();
+    } catch (e) {
+      if (tries >= 3 || !/offline/i.test(String(e))) throw e;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+/**
  * unpack is a stored document's data as the game's type reads it: the fields
  * its "packed" list names are stored as JSON text (one Firestore field for a
  * whole board, not hundreds: domain.Slot.Packed) and are parsed here.

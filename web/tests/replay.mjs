@@ -2,7 +2,8 @@
 // and drawn frame by frame by the game's own page, read-only.
 //
 // DashDice: Alice (a browser) and Bob (the test, through the functions) play
-// a seeded match to its end; Alice opens #/replay/<id>: the server's replay
+// a seeded match to its end; Alice's lobby lists it among her results, its
+// link opens the replay; Alice opens #/replay/<id>: the server's replay
 // matched the stored game, the slider spans every frame, "step" moves one
 // frame, "play" runs to the last frame, whose version is the game's, and the
 // slider goes back to the start; each frame is the DashDice page (its dice
@@ -151,6 +152,21 @@ await run("replay", async (browser, metrics) => {
   const actions = await playOut(id, [aliceTok, bob.token]);
   metrics.dashdicePlayMs = Date.now() - tp;
   metrics.actions = actions;
+
+  // Alice's lobby lists the match among her results (the game end's record,
+  // found with the query only she may make: docs/firestore.md, "A player's
+  // results"), a private match too, with a link to its replay.
+  // (Her page shows the lobby since she signed in, before the match: load it again.)
+  await alice.page.goto(url + "#/");
+  await alice.page.reload();
+  await alice.page.locator(`#results li[data-game="${id}"]`).waitFor();
+  const line = alice.page.locator(`#results li[data-game="${id}"]`);
+  const result = await line.getAttribute("data-result");
+  check(result === "win" || result === "loss", `Alice's results list the match she just played: ${await line.textContent()}`);
+  check((await line.textContent()).includes("DashDice (classic)"), "the line names the game and its mode");
+  await line.getByRole("link", { name: "replay", exact: true }).click();
+  await alice.page.locator("#replay-verified").waitFor();
+  check(alice.page.url().endsWith(`#/replay/${id}`), "its replay link opens the match's replay");
 
   // An unfinished game is refused, saying why.
   const open = await api("DashDice", { type: "create", actionId: `o-${stamp}`, mode: "classic", private: true }, aliceTok);

@@ -1,10 +1,11 @@
 // The lobby: for every game kind, create a game, join one by room code (a
-// Tile Race: open it by id), quick match (where the game has it), and open
-// any game by id to watch it.
+// Tile Race: open it by id), quick match (where the game has it), open any
+// game by id to watch it, and the player's latest results (results.ts).
 
 import { act, useSession, type Session } from "../api";
 import { gameKinds, type GameKind } from "../games";
 import { codebowlCard } from "./codebowl-teams";
+import { resultsCard } from "./results";
 import { ErrorBox, button, field, h, navigate, select } from "../ui";
 
 /** The page a game opens on: its own if it has one, else the spectator page. */
@@ -30,7 +31,9 @@ export function lobbyPage(root: HTMLElement, s: Session): () => void {
       navigate(`#/watch/${id}`);
     }, { id: "watch" }),
   );
-  root.replaceChildren(h("h1", {}, `Lobby — ${s.player.name}`), err.el, h("div", { class: "cols" }, ...cards, watch));
+  // Last, so that its lines arriving move nothing above them.
+  const results = resultsCard(s, () => stopped);
+  root.replaceChildren(h("h1", {}, `Lobby — ${s.player.name}`), err.el, h("div", { class: "cols" }, ...cards, watch, results));
   return () => {
     stopped = true;
     codebowl.stop();

@@ -14,7 +14,7 @@
 
 import { doc, getDoc } from "firebase/firestore";
 import { post, type Session } from "../api";
-import { firestoreFor } from "../firebase";
+import { firestoreFor, retryOffline } from "../firebase";
 import { kindOf, type Page } from "../games";
 import { millis, seqID, setClockNow, type EventRecord, type GameDoc, type GameSource, type Watch } from "../live";
 import { button, ErrorBox, h, replace } from "../ui";
@@ -222,19 +222,8 @@ export async function replayPage(root: HTMLElement, [id]: string[], s: Session):
     return () => {};
   }
   const db = await firestoreFor(s);
-  // The game's kind names the function to ask. A first read can fail with
-  // "the client is offline" while the emulator is slow to answer (a loaded
-  // machine): it is tried again, twice.
-  let snap;
-  for (let tries = 1; ; tries++) {
-    try {
-      snap = await getDoc(doc(db, "games", id));
-      break;
-    } catch (e) {
-      if (tries >= 3 || !/offline/i.test(String(e))) throw e;
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-  }
+  // The game's kind names the function to ask.
+  const snap = await retryOffline(() => getDoc(doc(db, "games", id)));
   if (!snap.exists()) {
     err.show(`no game ${id}`);
     return () => {};
