@@ -1666,7 +1666,8 @@ func (w wholeGames) print(out io.Writer, what string) {
 		// The floor the rest of the game sets: its writes with the whole
 		// history in one batch (events/* written once a game), every other
 		// document as measured — the room code, the seed, each player's
-		// totals and ledger entry. No change to the log goes below it.
+		// totals (their results ride in the end's record). No change to the
+		// log goes below it.
 		var own int64
 		for k, v := range w.paths {
 			if strings.HasPrefix(k, "write ") { // the tick's are "tick write …"
