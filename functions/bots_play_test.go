@@ -64,13 +64,18 @@ func playVsBot(t *testing.T, s *stack, fn, gameID string, host player, maxSteps 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // noStatsFor checks that a finished game with a bot changed nobody's
-// stats or leaderboard of kind for person.
+// stats, ledger or leaderboard of kind for person.
 func noStatsFor(t *testing.T, s *stack, kind string, person player) {
 	t.Helper()
 	var pl map[string]any
 	if s.readDoc("players/"+person.ID, &pl) {
 		stats, _ := pl["stats"].(map[string]any)
 		require.NotContains(t, stats, kind, "the person has %s stats after a game with a bot: %v", kind, pl)
+	}
+	ledger, err := s.store.PlayerResults(context.Background(), person.ID, 10)
+	require.NoError(t, err)
+	for _, r := range ledger {
+		require.NotEqual(t, kind, r.Kind, "the person has a %s result in their ledger after a game with a bot: %+v", kind, r)
 	}
 	var lb map[string]any
 	if s.readDoc("leaderboards/"+kind, &lb) {

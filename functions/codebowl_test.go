@@ -268,14 +268,23 @@ func TestCodeBowlEndToEnd(t *testing.T) {
 		require.True(t, s.readDoc("players/"+c.ID, &pl))
 		st := pl.Stats[codebowl.Kind]["default"]
 		require.Equal(t, 1, st.Played, "%s's CodeBowl record", c.Name)
+		want := store.ResultLoss
 		switch {
 		case m.Draw:
 			require.Equal(t, 1, st.Draws)
+			want = store.ResultDraw
 		case m.Winner == c.ID:
 			require.Equal(t, 1, st.Wins)
+			want = store.ResultWin
 		default:
 			require.Equal(t, 1, st.Losses)
 		}
+		// The coach's ledger: the match once, with the result the totals count.
+		ledger, err := s.store.PlayerResults(ctx, c.ID, 10)
+		require.NoError(t, err)
+		require.Len(t, ledger, 1, "%s's ledger", c.Name)
+		require.Equal(t, want, ledger[0].Result, "%s's ledger entry", c.Name)
+		require.Equal(t, codebowl.Kind, ledger[0].Kind)
 	}
 	var board struct{ Entries []map[string]any }
 	require.True(t, s.readDoc("leaderboards/codebowl-default", &board), "the CodeBowl leaderboard")

@@ -419,6 +419,19 @@ func playFogGame(t *testing.T, s *stack, c *fsemu.Counter, stats *fogScanStats, 
 	}
 	final := p.full()
 	require.Equal(t, hexdice.PhaseOver, final.Phase)
+	// Each player's ledger holds this game once, fog or not.
+	for _, pl := range p.players {
+		ledger, err := s.store.PlayerResults(context.Background(), pl.ID, 100)
+		require.NoError(t, err)
+		n := 0
+		for _, r := range ledger {
+			if r.GameID == g.id {
+				n++
+				require.Equal(t, hexdice.Kind, r.Kind)
+			}
+		}
+		require.Equal(t, 1, n, "%s's ledger entries for game %s", pl.ID, g.id)
+	}
 	if fog {
 		// Over: the game document shows the whole final board.
 		gd, _, _ := p.docJSON("games/" + g.id)

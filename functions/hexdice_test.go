@@ -328,6 +328,11 @@ func TestHexDiceDisconnectForfeit(t *testing.T) {
 	won, err := s.store.PlayerTotals(context.Background(), over.Winners[0], hexdice.Kind, over.Mode)
 	require.NoError(t, err)
 	require.Equal(t, store.Totals{Wins: 1, Played: 1}, won, "the winner's totals")
+	ledger, err := s.store.PlayerResults(context.Background(), over.Winners[0], 10)
+	require.NoError(t, err)
+	require.Len(t, ledger, 1, "the winner's ledger")
+	require.Equal(t, store.Result{GameID: g.id, Event: last.ID, Kind: hexdice.Kind, Mode: over.Mode, Result: store.ResultWin,
+		Reason: over.Reason, At: ledger[0].At}, ledger[0], "the winner's ledger entry: the expiry's record")
 
 	code, out := g.do(bob, "heartbeat", nil)
 	require.Equal(t, http.StatusConflict, code, "%v", out)
