@@ -164,6 +164,9 @@ await run("replay", async (browser, metrics) => {
   const result = await line.getAttribute("data-result");
   check(result === "win" || result === "loss", `Alice's results list the match she just played: ${await line.textContent()}`);
   check((await line.textContent()).includes("DashDice (classic)"), "the line names the game and its mode");
+  // Her totals (players/{id}.stats) say the same: one match, won or lost as the line says.
+  const totals = await text(alice, `#totals [data-kind="dashdice"]`);
+  check(totals.includes(`DashDice: 1 played, ${result === "win" ? "1 won, 0 lost" : "0 won, 1 lost"}`), `her totals count the match: ${totals}`);
   await line.getByRole("link", { name: "replay", exact: true }).click();
   await alice.page.locator("#replay-verified").waitFor();
   check(alice.page.url().endsWith(`#/replay/${id}`), "its replay link opens the match's replay");
