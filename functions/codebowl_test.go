@@ -268,17 +268,9 @@ func TestCodeBowlEndToEnd(t *testing.T) {
 		require.True(t, s.readDoc("players/"+c.ID, &pl))
 		st := pl.Stats[codebowl.Kind]["default"]
 		require.Equal(t, 1, st.Played, "%s's CodeBowl record", c.Name)
-		want := store.ResultLoss
-		switch {
-		case m.Draw:
-			require.Equal(t, 1, st.Draws)
-			want = store.ResultDraw
-		case m.Winner == c.ID:
-			require.Equal(t, 1, st.Wins)
-			want = store.ResultWin
-		default:
-			require.Equal(t, 1, st.Losses)
-		}
+		want := resultOf(m.Draw, m.Winner, c.ID)
+		require.Equal(t, 1, map[string]int{store.ResultWin: st.Wins, store.ResultLoss: st.Losses, store.ResultDraw: st.Draws}[want],
+			"%s's CodeBowl %s", c.Name, want)
 		// The coach's ledger: the match once, with the result the totals count.
 		ledger, err := s.store.PlayerResults(ctx, c.ID, 10)
 		require.NoError(t, err)

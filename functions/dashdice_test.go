@@ -179,14 +179,7 @@ func TestDashDiceWholeMatchInEveryMode(t *testing.T) {
 				got, err := s.store.PlayerResults(context.Background(), p, 10)
 				require.NoError(t, err)
 				require.Len(t, got, 1, "the ledger of %s", p)
-				want := store.ResultLoss
-				switch {
-				case final.Draw:
-					want = store.ResultDraw
-				case final.Winner == p:
-					want = store.ResultWin
-				}
-				require.Equal(t, store.Result{GameID: m.id, Event: last.ID, Kind: dashdice.Kind, Mode: mode.ID, Result: want,
+				require.Equal(t, store.Result{GameID: m.id, Event: last.ID, Kind: dashdice.Kind, Mode: mode.ID, Result: resultOf(final.Draw, final.Winner, p),
 					Reason: got[0].Reason, At: got[0].At}, got[0], "the ledger entry of %s", p)
 			}
 		})

@@ -144,3 +144,16 @@ func (s *stack) session(token string) domain.Actor {
 	require.NoError(s.t, err)
 	return a
 }
+
+// resultOf is the result a finished two-player game gives player (its
+// ledger entry's, store.Result.Result): a draw, or a win for the winner and
+// a loss for the other.
+func resultOf(draw bool, winner, player string) string {
+	switch {
+	case draw:
+		return store.ResultDraw
+	case winner == player:
+		return store.ResultWin
+	}
+	return store.ResultLoss
+}

@@ -77,7 +77,8 @@ func (s *Store) ApplyEffects(ctx context.Context, gameID, id string) (applied bo
 
 // prepareEffects does every read of a record's effects and runs its handlers
 // (only the eager ones when eager), returning the writes to make; they
-// return the projection's mark for the record's own update (nil when none).
+// return the fields the record's own update adds: the projection's mark
+// and the results (resultFields), empty when none.
 //
 // Errors: EINVALID for a record that cannot be applied.
 func (s *Store) prepareEffects(ctx context.Context, tx txn, gameID, id string, data map[string]any, now time.Time, eager bool) (func() (map[string]any, error), error) {
@@ -145,13 +146,9 @@ func (s *Store) prepareEffects(ctx context.Context, tx txn, gameID, id string, d
 				return nil, err
 			}
 		}
-		mark := projectionMark(boards, project)
-		if results != nil {
-			if mark == nil {
-				mark = map[string]any{}
-			}
-			maps.Copy(mark, results)
-		}
+		mark := map[string]any{}
+		maps.Copy(mark, projectionMark(boards, project))
+		maps.Copy(mark, results)
 		return mark, stats()
 	}, nil
 }

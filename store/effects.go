@@ -73,9 +73,14 @@ func totalsIn(player map[string]any, kind, mode string) Totals {
 	return Totals{Wins: n("wins"), Losses: n("losses"), Draws: n("draws"), Played: n("played")}
 }
 
-// award is one player's result in a finished game.
+// award is one player's result in a finished game, as the game end's
+// record keeps it (fResults) and PlayerResults reads it back.
 type award struct {
-	player, kind, mode, result, reason string
+	Player string `firestore:"player"`
+	Result string `firestore:"result"`
+	Kind   string `firestore:"kind"`
+	Mode   string `firestore:"mode"`
+	Reason string `firestore:"reason"`
 }
 
 // board is a leaderboard touched by one event record.
@@ -169,7 +174,7 @@ func (s *Store) collectEffects(players func() ([]string, error), gameID, seq str
 		}
 		for _, p := range order {
 			r := results[p]
-			fx.awards = append(fx.awards, award{player: p, kind: kind, mode: mode, result: r, reason: over.Reason})
+			fx.awards = append(fx.awards, award{Player: p, Kind: kind, Mode: mode, Result: r, Reason: over.Reason})
 			if fx.delta[p] == nil {
 				fx.delta[p] = map[board]Totals{}
 				fx.players = append(fx.players, p)
@@ -260,13 +265,7 @@ func resultFields(fx *effects) map[string]any {
 	if len(fx.awards) == 0 {
 		return nil
 	}
-	results := make([]any, 0, len(fx.awards))
-	for _, a := range fx.awards {
-		results = append(results, map[string]any{
-			"player": a.player, "result": a.result, "kind": a.kind, "mode": a.mode, "reason": a.reason,
-		})
-	}
-	return map[string]any{fResultPlayers: fx.players, fResults: results}
+	return map[string]any{fResultPlayers: fx.players, fResults: fx.awards}
 }
 
 // statsWrites returns what writes the players' totals of an event record's
@@ -360,13 +359,7 @@ func (s *Store) PlayerResults(ctx context.Context, playerID string, limit int) (
 	for _, snap := range snaps {
 		var rec struct {
 			At      time.Time `firestore:"at"`
-			Results []struct {
-				Player string `firestore:"player"`
-				Result string `firestore:"result"`
-				Kind   string `firestore:"kind"`
-				Mode   string `firestore:"mode"`
-				Reason string `firestore:"reason"`
-			} `firestore:"results"`
+			Results []award   `firestore:"results"`
 		}
 		if err := snap.DataTo(&rec); err != nil {
 			return nil, err

@@ -58,7 +58,12 @@ type journalEntry struct {
 // isJournal reports whether id is a journal document: the game's, or a
 // player's own.
 func (s *slots) isJournal(id domain.DocID) bool {
-	return (s.journal != "" && id == domain.Doc(s.journal, "")) || (s.ownJournal != "" && id.Slot == s.ownJournal && id.Key != "")
+	return (s.journal != "" && id == domain.Doc(s.journal, "")) || s.isOwnJournal(id)
+}
+
+// isOwnJournal reports whether id is a player's own journal document.
+func (s *slots) isOwnJournal(id domain.DocID) bool {
+	return s.ownJournal != "" && id.Slot == s.ownJournal && id.Key != ""
 }
 
 // journalDoc is the journal document that keeps action a's record when it

@@ -191,7 +191,7 @@ type ownCopy struct {
 
 // ownDoc reports whether id is the actor's own journal document.
 func (w *warmRead) ownDoc(sl *slots, id domain.DocID) bool {
-	return sl.ownJournal != "" && id.Slot == sl.ownJournal && id.Key != "" && id.Key == w.actor
+	return sl.isOwnJournal(id) && id.Key == w.actor
 }
 
 // ownChecked reports whether every own document taken from a copy is
@@ -221,7 +221,7 @@ type warmCopy struct {
 func (at *attempt) keepOwn(id domain.DocID, path string, doc map[string]any) {
 	w, st, sl := at.rs.warm, at.x.st, at.x.sl
 	if w == nil {
-		if sl.ownJournal != "" && id.Slot == sl.ownJournal {
+		if sl.isOwnJournal(id) {
 			st.warm.forget(path) // written in a transaction: whatever copy is kept is stale
 		}
 		return

@@ -84,9 +84,6 @@ func sameLeaderboard(a, b RaceLeaderboard) bool {
 	return true
 }
 
-// validKey reports whether an award key is a valid key (ids, Firestore).
-func validKey(k string) bool { return validID(k) }
-
 // signInRequest is the body of a teamLogin or adminLogin (decoded loosely to
 // find the principal; Reads has checked it strictly).
 type signInRequest struct {

@@ -154,7 +154,7 @@ func checkAwards(ch domain.Change) error {
 			continue
 		}
 		var a AwardData
-		if dataOf(e, &a) != nil || !validKey(a.Key) {
+		if dataOf(e, &a) != nil || !validID(a.Key) {
 			return domain.Errorf(domain.EINTERNAL, "a pointsAwarded event does not decode: %v", e.Data)
 		}
 		if !wrote(ch.Writes, domain.Doc(SlotTeam, a.Team)) {
