@@ -53,6 +53,17 @@ export async function retryOffline<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
+/** millis reads a time the way Firestore gives it: a Timestamp or an RFC 3339 string in state. */
+export function millis(t: unknown): number | undefined {
+  if (!t) return undefined;
+  if (typeof t === "string") {
+    const ms = Date.parse(t);
+    return Number.isNaN(ms) || ms <= 0 ? undefined : ms;
+  }
+  if (typeof (t as any).toMillis === "function") return (t as any).toMillis();
+  return undefined;
+}
+
 /**
  * unpack is a stored document's data as the game's type reads it: the fields
  * its "packed" list names are stored as JSON text (one Firestore field for a

@@ -190,17 +190,6 @@ export async function roomCode(s: Session, g: GameDoc): Promise<string | undefin
   return snap.exists() ? (snap.data().code as string) : undefined;
 }
 
-/** millis reads a time the way Firestore gives it: a Timestamp or an RFC 3339 string in state. */
-export function millis(t: unknown): number | undefined {
-  if (!t) return undefined;
-  if (typeof t === "string") {
-    const ms = Date.parse(t);
-    return Number.isNaN(ms) || ms <= 0 ? undefined : ms;
-  }
-  if (typeof (t as any).toMillis === "function") return (t as any).toMillis();
-  return undefined;
-}
-
 /**
  * showRoomCode puts game g's room code into el for a player to share
  * (roomCode), and unhides el.

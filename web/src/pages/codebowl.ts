@@ -8,8 +8,8 @@
 
 import { collection, onSnapshot } from "firebase/firestore";
 import { act, ask, type Session } from "../api";
-import { firestoreFor } from "../firebase";
-import { deadlineClock, millis, showRoomCode, watchGame, type GameDoc } from "../live";
+import { firestoreFor, millis } from "../firebase";
+import { deadlineClock, showRoomCode, watchGame, type GameDoc } from "../live";
 import { ErrorBox, button, field, h, navigate, replace, select, svg } from "../ui";
 import { PLAYING, type PageOpts } from "./words";
 import "./boards.css";

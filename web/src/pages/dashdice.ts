@@ -7,7 +7,8 @@
 
 import { act, type Session } from "../api";
 import type { PageOpts } from "../games";
-import { deadlineClock, millis, roomCode, watchGame, type EventRecord, type GameDoc } from "../live";
+import { deadlineClock, roomCode, watchGame, type EventRecord, type GameDoc } from "../live";
+import { millis } from "../firebase";
 import { ErrorBox, button, h, navigate, replace, svg } from "../ui";
 import { VerifyPanel } from "../verifypanel";
 import { phaseName, recordText } from "../words";

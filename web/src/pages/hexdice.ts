@@ -23,7 +23,8 @@
 // view of each frame, as it saw the game then.
 
 import { act, ask, type Session } from "../api";
-import { deadlineClock, live, mergeRecords, millis, showRoomCode, watchGame, type EventRecord, type GameDoc, type Watch } from "../live";
+import { deadlineClock, live, mergeRecords, showRoomCode, watchGame, type EventRecord, type GameDoc, type Watch } from "../live";
+import { millis } from "../firebase";
 import { ErrorBox, button, h, navigate, replace, select, svg } from "../ui";
 import { PLAYING, recordText, type PageOpts } from "./words";
 import "./boards.css";

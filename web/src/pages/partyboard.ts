@@ -5,7 +5,8 @@
 // effects, the recent log (state.log) and the whole event log.
 
 import { act, type Session } from "../api";
-import { deadlineClock, millis, showRoomCode, watchGame, type EventRecord, type GameDoc } from "../live";
+import { deadlineClock, showRoomCode, watchGame, type EventRecord, type GameDoc } from "../live";
+import { millis } from "../firebase";
 import { ErrorBox, button, h, navigate, replace } from "../ui";
 import { PLAYING, eventText, type PageOpts } from "./words";
 import "./boards.css";

@@ -14,9 +14,9 @@
 
 import { doc, getDoc } from "firebase/firestore";
 import { post, type Session } from "../api";
-import { firestoreFor, retryOffline } from "../firebase";
+import { firestoreFor, millis, retryOffline } from "../firebase";
 import { kindOf, type Page } from "../games";
-import { millis, seqID, setClockNow, type EventRecord, type GameDoc, type GameSource, type Watch } from "../live";
+import { seqID, setClockNow, type EventRecord, type GameDoc, type GameSource, type Watch } from "../live";
 import { button, ErrorBox, h, replace } from "../ui";
 
 interface FrameStep {

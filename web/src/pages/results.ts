@@ -8,8 +8,8 @@
 
 import { collectionGroup, doc, getDocFromServer, getDocsFromServer, limit, orderBy, query, where } from "firebase/firestore";
 import type { Session } from "../api";
-import { firestoreFor, retryOffline } from "../firebase";
-import { gameKinds } from "../games";
+import { firestoreFor, millis, retryOffline } from "../firebase";
+import { kindOf } from "../games";
 import { ErrorBox, h, replace } from "../ui";
 
 /** RESULTS_SHOWN is how many results the card lists, newest first. */
@@ -38,8 +38,7 @@ export async function playerResults(s: Session, n = RESULTS_SHOWN): Promise<Play
     const data = d.data();
     for (const r of (data.results ?? []) as Record<string, string>[]) {
       if (r.player !== s.player.id) continue;
-      // A Timestamp (live.ts's millis would do, at the price of its chunk in the lobby).
-      out.push({ gameId, kind: r.kind, mode: r.mode, result: r.result, reason: r.reason, at: data.at?.toMillis?.() });
+      out.push({ gameId, kind: r.kind, mode: r.mode, result: r.result, reason: r.reason, at: millis(data.at) });
     }
   }
   return out;
@@ -77,7 +76,7 @@ export async function playerTotals(s: Session): Promise<Map<string, Required<Tot
   return out;
 }
 
-const titleOf = (kind: string) => gameKinds.find((g) => g.kind === kind)?.title ?? kind;
+const titleOf = (kind: string) => kindOf(kind)?.title ?? kind;
 
 /** resultsCard is the card; it fills itself once the query answers. */
 export function resultsCard(s: Session, stopped: () => boolean): HTMLElement {
