@@ -152,6 +152,7 @@ func TestPrivateRooms(t *testing.T) {
 			snap, err := s.store.FS.Doc("games/" + id + "/private/room").Get(ctx)
 			require.NoError(t, err)
 			require.Equal(t, room, snap.Data()["code"])
+			serverInRoom(t, s, id, room)
 			before, err := s.store.GameDoc(ctx, id)
 			require.NoError(t, err)
 
@@ -192,6 +193,7 @@ func TestPrivateRooms(t *testing.T) {
 			}
 			require.Equal(t, room, doc["roomCode"], "a public game's code is in its document")
 			require.Equal(t, true, doc["hasRoom"])
+			serverInRoom(t, s, id, room)
 			code, out = s.post(guest.Token, fn, with(r.join(guest), map[string]any{"actionId": "pj-" + fn, "type": "join", "roomCode": room}))
 			require.Equal(t, http.StatusOK, code, "joining a public game with its code: %v", out)
 		})
@@ -201,4 +203,17 @@ func TestPrivateRooms(t *testing.T) {
 	id := out["result"].(map[string]any)["gameId"].(string)
 	code, out = s.post(eve.Token, "DashDice", map[string]any{"gameId": id, "actionId": "j", "type": "join"})
 	require.Equal(t, http.StatusOK, code, "a public game is joined by its id: %v", out)
+}
+
+// serverInRoom checks that game id's server-only fields (its seed) are in
+// its room, rooms/{code}, and that it has no private/server (store/server.go).
+func serverInRoom(t *testing.T, s *stack, id, code string) {
+	t.Helper()
+	ctx := context.Background()
+	snap, err := s.store.FS.Doc("rooms/" + code).Get(ctx)
+	require.NoError(t, err)
+	require.Equal(t, id, snap.Data()["gameId"])
+	require.NotEmpty(t, snap.Data()["seed"], "the room holds the game's seed")
+	_, err = s.store.FS.Doc("games/" + id + "/private/server").Get(ctx)
+	require.Equal(t, codes.NotFound, status.Code(err), "a game with a room has no private/server: %v", err)
 }

@@ -306,7 +306,12 @@ func TestCodeBowlEndToEnd(t *testing.T) {
 		require.Equal(t, http.StatusOK, restGet(t, project, eve.ID, p), "a spectator reads %s", p)
 		require.Equal(t, http.StatusForbidden, restGet(t, project, "", p), "anonymous callers read nothing: %s", p)
 	}
-	for _, p := range []string{"games/" + id + "/chatlimit/" + ann.ID, "users/" + ann.ID, "games/" + id + "/private/server"} {
+	// The match's seed is in its room (store/server.go), which no client
+	// reads; its code in private/room, which its coaches read.
+	var room struct{ Code string }
+	require.True(t, s.readDoc("games/"+id+"/private/room", &room))
+	serverInRoom(t, s, id, room.Code)
+	for _, p := range []string{"games/" + id + "/chatlimit/" + ann.ID, "users/" + ann.ID, "rooms/" + room.Code, "games/" + id + "/private/server"} {
 		require.Equal(t, http.StatusForbidden, restGet(t, project, eve.ID, p), "a spectator cannot read %s", p)
 	}
 

@@ -25,6 +25,7 @@ var (
 
 type fixture struct {
 	st   *store.Store
+	reg  domain.Registry
 	kind string // of the games run plays: Pig's, or one of more's
 	now  time.Time
 	mu   sync.Mutex
@@ -33,7 +34,8 @@ type fixture struct {
 func newFixture(t *testing.T, more ...domain.Entry) *fixture {
 	t.Helper()
 	f := &fixture{kind: pig.Kind, now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
-	f.st = store.New(storetest.Client(t), append(domain.Registry{pig.Entry()}, more...))
+	f.reg = append(domain.Registry{pig.Entry()}, more...)
+	f.st = store.New(storetest.Client(t), f.reg)
 	f.st.FixedSeeds = true
 	f.st.Now = func() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.now }
 	return f

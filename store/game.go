@@ -71,14 +71,11 @@ func gameFields(h domain.Header, state any, version int64, now time.Time) ([]fir
 	if version == 0 || h.Private {
 		fields = append(fields, firestore.Update{Path: fPrivate, Value: h.Private})
 	}
-	// A game made private after its create (no game does so today) takes
-	// its public room code off the document that everyone reads. It has no
-	// private/room (createGame writes one for a game private from its
-	// create), so from then on nobody joins it by code: closed rather
-	// than open to whoever read the code.
-	if version > 0 && h.Private {
-		fields = append(fields, firestore.Update{Path: fRoomCode, Value: firestore.Delete})
-	}
+	// A game made private after its create (no game does so today) keeps
+	// the room code it had in its document: its server-only fields are
+	// found by it (server.go). It has no private/room (createGame writes one
+	// for a game private from its create), so from then on nobody joins it
+	// by code (checkRoom): closed rather than open to whoever read the code.
 	return fields, nil
 }
 
@@ -99,8 +96,10 @@ func newGameDoc(kind string, h domain.Header, state any, seedHash, roomCode stri
 	return doc, nil
 }
 
-// createGame writes a new game, its private seed and its room (if any) in tx.
-// rooms/{code}, which only the server reads, resolves the code. A private
+// createGame writes a new game, its room (if any) and its server-only
+// fields (the seed: server.go) in tx. rooms/{code}, which only the server
+// reads, resolves the code and holds them; a game without a room keeps them
+// in games/{id}/private/server. A private
 // game's code is its key (checkRoom): it is kept out of the game document,
 // which anyone may read, in games/{id}/private/room, which only the game's
 // players may read. A public game, which anyone may join by its id, has its
@@ -120,22 +119,19 @@ func createGame(tx txn, st *Store, kind, id string, h domain.Header, state any, 
 	if err := st.nudgeBots(tx, id, h, 0, now); err != nil {
 		return err
 	}
-	priv := map[string]any{"seed": seed, fKind: kind, fCreatedAt: now}
-	for k, v := range private {
-		priv[k] = v
-	}
-	if err := tx.Create(st.privateRef(id), priv); err != nil {
-		return err
-	}
-	if roomCode == "" {
-		return nil
-	}
-	if h.Private {
+	if roomCode != "" && h.Private {
 		if err := tx.Create(st.roomDocRef(id), map[string]any{"code": roomCode, fCreatedAt: now}); err != nil {
 			return err
 		}
 	}
-	return tx.Create(st.roomRef(roomCode), map[string]any{"gameId": id, fKind: kind, fCreatedAt: now})
+	priv := map[string]any{fSeed: seed, fKind: kind, fCreatedAt: now}
+	for k, v := range private {
+		priv[k] = v
+	}
+	// Created, not set: a room holding the code already fails the create,
+	// which runs again with another code (roomCode).
+	ref, doc := st.serverFields(id, kind, roomCode, priv)
+	return tx.Create(ref, doc)
 }
 
 // roomCodeOf reads a private game's room code in tx ("" when it has none).

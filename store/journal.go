@@ -261,7 +261,7 @@ func (st *Store) journalRecord(get func(*firestore.DocumentRef) (*firestore.Docu
 func (st *Store) waitingInputs(ctx context.Context, sl *slots, gameID string, inputs map[string]replayInput) error {
 	var lists [][]any
 	if sl.journal != "" {
-		list, err := st.journalList(func(ref *firestore.DocumentRef) (*firestore.DocumentSnapshot, error) { return ref.Get(ctx) }, sl, gameID, domain.Doc(sl.journal, ""))
+		list, err := st.journalList(plainGet(ctx), sl, gameID, domain.Doc(sl.journal, ""))
 		if err != nil {
 			return err
 		}

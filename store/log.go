@@ -129,8 +129,8 @@ type actEntry struct {
 	Reply   string `json:"r,omitempty"` // the reply without its events, for the last ReplyKeep
 	Steps   int    `json:"n,omitempty"` // how many steps the action made (its events are theirs, in the log)
 	Session string `json:"s,omitempty"` // a session the reply signed in
-	// Priv: the reply is in the game's server-only private/server document
-	// (a create's: it tells the room code), not here.
+	// Priv: the reply is in the game's server-only document (server.go; a
+	// create's: it tells the room code), not here.
 	Priv bool `json:"p,omitempty"`
 	// Jnl: the action's record is in the game's journal (journal.go), not
 	// here; with Own, in its actor's own journal.
@@ -801,12 +801,12 @@ func (retried) Error() string { return "a retry of a recorded action" }
 // recordedAnywhere finds the recorded reply of a: in the game document's
 // recent actions, else in its action record (nil when neither has it).
 func (st *Store) recordedAnywhere(ctx context.Context, sl *slots, inEvent bool, gameID string, a domain.Action, hash string) (*recorded, error) {
-	get := func(ref *firestore.DocumentRef) (*firestore.DocumentSnapshot, error) { return ref.Get(ctx) }
+	get := plainGet(ctx)
 	snap, err := get(st.gameRef(gameID))
 	if err == nil {
 		pl := logOfFields(splitLog(snap.Data()))
 		if e, ok := pl.find(actKey(a)); ok {
-			return st.recall(get, sl, gameID, e, hash, a, pl)
+			return st.recall(get, sl, gameID, e, hash, a, pl, roomOfFields(snap.Data()))
 		}
 	} else if !notFound(err) {
 		return nil, err
@@ -832,9 +832,10 @@ func restOf(state json.RawMessage, pl platformLog) int {
 }
 
 // recall is what a retry of a recent action gets: e.recorded, or for an
-// action whose reply is kept in private/server (a create's) or in the
-// game's journal (journal.go), that reply, read with get.
-func (st *Store) recall(get func(*firestore.DocumentRef) (*firestore.DocumentSnapshot, error), sl *slots, gameID string, e actEntry, hash string, a domain.Action, pl platformLog) (*recorded, error) {
+// action whose reply is kept in the game's server-only document (a
+// create's, found by room: server.go) or in the game's journal
+// (journal.go), that reply, read with get.
+func (st *Store) recall(get getter, sl *slots, gameID string, e actEntry, hash string, a domain.Action, pl platformLog, room gameRoom) (*recorded, error) {
 	if !e.Priv && !e.Jnl {
 		return e.recorded(hash, a, pl)
 	}
@@ -851,9 +852,5 @@ func (st *Store) recall(get func(*firestore.DocumentRef) (*firestore.DocumentSna
 		}
 		return prev, nil
 	}
-	snap, err := get(st.privateRef(gameID))
-	if err != nil {
-		return nil, err
-	}
-	return recordedReply(snap, nil)
+	return recordedReply(st.serverDoc(get, gameID, room))
 }

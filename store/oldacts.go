@@ -67,7 +67,7 @@ func fingerprint(key string) ([]byte, bool) {
 
 // withOldActs is oldActs after adding one action to acts: the fingerprints of the
 // entries it pushes out appended (a create's, marked Priv, is recognised
-// from private/server for ever and needs none), the oldest dropped past
+// from the game's server-only document for ever and needs none), the oldest dropped past
 // OldActsKeep. ok is false when nothing changed.
 func withOldActs(old []byte, acts []actEntry) (out []byte, ok bool) {
 	drop := len(acts) + 1 - ActKeep

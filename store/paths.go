@@ -23,7 +23,7 @@ const (
 	colTickets     = "tickets"
 	colLeaderboard = "leaderboards"
 	colConfig      = "config"
-	docServer      = "server" // games/{id}/private/server: the seed and other secrets
+	docServer      = "server" // games/{id}/private/server: the seed and other secrets of a game without a room (server.go)
 )
 
 // gamePath is the path of game id's document.

@@ -106,7 +106,7 @@ func ReplayGame(ctx context.Context, st *Store, kind, gameID string, viewer doma
 	if s, _ := game[fStatus].(string); s != string(domain.StatusOver) {
 		return nil, domain.Errorf(domain.ECONFLICT, "game %q is not finished (it is %s): only a finished game replays", gameID, s)
 	}
-	psnap, err := st.privateRef(gameID).Get(ctx)
+	psnap, err := st.serverDoc(plainGet(ctx), gameID, roomOfFields(game))
 	if err != nil {
 		return nil, err
 	}

@@ -238,7 +238,7 @@ func (x *execution) run(ctx context.Context, tx txn, now time.Time) (*attempt, e
 	if x.plan.Scope == domain.ScopeCreate {
 		at.seed = func() (string, error) { return x.seed, nil }
 	} else {
-		at.seed = st.seedLoader(tx, gameID)
+		at.seed = st.seedLoader(tx, gameID, at.rs.room)
 	}
 	env := domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return &lazyDice{load: at.seed, seq: seq} }, Stop: st.stopper(ctx)}
 	if x.plan.Scope == domain.ScopeCreate {
@@ -509,9 +509,10 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	// instead.
 	//
 	// A create is recognised the same way, but its reply goes to the
-	// server-only private/server document it creates anyway (with the
-	// seed), whatever else it writes (a Hex & Dice map, a CodeBowl team):
-	// nobody reads it there, so no action record either.
+	// game's server-only document it creates anyway (with the seed: its
+	// room's, or private/server; server.go), whatever else it writes (a Hex
+	// & Dice map, a CodeBowl team): nobody reads it there, so no action
+	// record either.
 	var private map[string]any
 	a := x.req.Action
 	e := actEntry{Key: actKey(a), Hash: shortHash(at.hash), Version: w.Version, Steps: len(steps)}
@@ -828,7 +829,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 			}
 			var again retried
 			if errors.As(err, &again) {
-				prev, rerr := st.recall(tx.Get, x.sl, gameID, again.actEntry, hash, a, again.log)
+				prev, rerr := st.recall(tx.Get, x.sl, gameID, again.actEntry, hash, a, again.log, x.read.room())
 				if rerr != nil {
 					return rerr
 				}
@@ -844,7 +845,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 					// key in it.
 					pl := x.read.log()
 					if e, ok := pl.find(actKey(a)); ok {
-						prev, rerr := st.recall(tx.Get, x.sl, gameID, e, hash, a, pl)
+						prev, rerr := st.recall(tx.Get, x.sl, gameID, e, hash, a, pl, x.read.room())
 						if rerr != nil {
 							return rerr
 						}
@@ -855,11 +856,12 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 				var prev *recorded
 				var rerr error
 				if x.plan.Scope == domain.ScopeCreate {
-					// A create keeps its reply in private/server (writeGame);
-					// its game id only this action makes. One that spawned
-					// games, or one made before creates kept it there
-					// whatever else they wrote, has its action record.
-					if prev, rerr = recordedReply(tx.Get(st.privateRef(gameID))); prev != nil && len(prev.reply) == 0 {
+					// A create keeps its reply in the game's server-only
+					// document (writeGame, server.go); its game id only this
+					// action makes. One that spawned games, or one made
+					// before creates kept it there whatever else they wrote,
+					// has its action record.
+					if prev, rerr = recordedReply(st.serverDoc(tx.Get, gameID, x.read.room())); prev != nil && len(prev.reply) == 0 {
 						prev = nil
 					}
 				}
@@ -1093,11 +1095,13 @@ func requestHash(kind string, a domain.Action) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// seedLoader reads the game's private seed once, inside tx, on first use.
+// seedLoader reads the game's private seed once, inside tx, on first use,
+// from its server-only document (server.go), which room (the game
+// document's, read by then) finds.
 // A game's seed never changes, so the store keeps the seeds it has read
 // (Store.seeds): a game played on this instance costs its seed read once, not
 // once per roll.
-func (st *Store) seedLoader(tx txn, gameID string) func() (string, error) {
+func (st *Store) seedLoader(tx txn, gameID string, room func() gameRoom) func() (string, error) {
 	var seed string
 	return func() (string, error) {
 		if seed != "" {
@@ -1107,11 +1111,11 @@ func (st *Store) seedLoader(tx txn, gameID string) func() (string, error) {
 			seed = s
 			return seed, nil
 		}
-		snap, err := tx.Get(st.privateRef(gameID))
+		snap, err := st.serverDoc(tx.Get, gameID, room())
 		if err != nil {
 			return "", err
 		}
-		seed, _ = snap.Data()["seed"].(string)
+		seed, _ = snap.Data()[fSeed].(string)
 		if seed == "" {
 			return "", errors.New("store: game has no seed")
 		}
