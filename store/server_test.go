@@ -57,6 +57,37 @@ func serverFields(t *testing.T, f *fixture, id, code string) map[string]any {
 	return room.Data()
 }
 
+// coldRetry retries Ann's create "c1" (payload) on a cold instance: it gets
+// the reply the create first got, first.
+func coldRetry(t *testing.T, f *fixture, kind string, first store.Reply, payload map[string]any) {
+	t.Helper()
+	out, err := runOn(t, coldStore(f), kind, ann, "", "c1", domain.ActionCreate, "", payload)
+	require.NoError(t, err)
+	var again store.Reply
+	require.NoError(t, json.Unmarshal(out, &again))
+	require.Equal(t, first, again, "a retried create gets its first reply")
+}
+
+// replaysCold checks that ended game id replays, verified, on a cold
+// instance: it reads how the game began and its seed where they are kept.
+func replaysCold(t *testing.T, f *fixture, kind, id string) {
+	t.Helper()
+	rp, err := store.ReplayGame(context.Background(), coldStore(f), kind, id, ann, 0)
+	require.NoError(t, err)
+	require.True(t, rp.Verified, "%s", rp.Diverged)
+}
+
+// pigInRoom is a fixture where Ann created a Pig game ("c1", target 1)
+// with room code code, and that create's reply.
+func pigInRoom(t *testing.T, code string) (*fixture, store.Reply) {
+	t.Helper()
+	f := newFixture(t)
+	drawCodes(f, code)
+	first, err := f.run(t, ann, "", "c1", domain.ActionCreate, map[string]any{"target": 1})
+	require.NoError(t, err)
+	return f, first
+}
+
 // TestServerFieldsRideInTheRoom: a game with a room code keeps its seed,
 // its create's reply and its replay's start in rooms/{code}, which its create
 // writes anyway, not in a private/server of its own (one write fewer a
@@ -65,13 +96,10 @@ func serverFields(t *testing.T, f *fixture, id, code string) map[string]any {
 func TestServerFieldsRideInTheRoom(t *testing.T) {
 	ctx := context.Background()
 	t.Run("public", func(t *testing.T) {
-		f := newFixture(t)
-		drawCodes(f, "SRVPUB")
-		first, err := f.run(t, ann, "", "c1", domain.ActionCreate, map[string]any{"target": 1})
-		require.NoError(t, err)
+		f, first := pigInRoom(t, "SRVPUB")
 		id := first.GameID
 		serverFields(t, f, id, "SRVPUB")
-		_, err = f.run(t, bob, id, "join", "join", nil)
+		_, err := f.run(t, bob, id, "join", "join", nil)
 		require.NoError(t, err)
 
 		cold := coldStore(f)
@@ -83,19 +111,13 @@ func TestServerFieldsRideInTheRoom(t *testing.T) {
 		if got, want := s.LastRolled[ann.ID], domain.NewSeededDice("fixed-seed", r.Version).Roll(6); got != want {
 			t.Fatalf("roll = %d, want %d (the room's seed)", got, want)
 		}
-		out, err = runOn(t, coldStore(f), pig.Kind, ann, "", "c1", domain.ActionCreate, "", map[string]any{"target": 1})
-		require.NoError(t, err)
-		var again store.Reply
-		require.NoError(t, json.Unmarshal(out, &again))
-		require.Equal(t, first, again, "a retried create gets its reply from the room")
+		coldRetry(t, f, pig.Kind, first, map[string]any{"target": 1})
 
 		win(t, f, id)
 		doc, err := f.st.GameDoc(ctx, id)
 		require.NoError(t, err)
 		require.Equal(t, "fixed-seed", doc["seed"], "the end reveals the seed")
-		rp, err := store.ReplayGame(ctx, coldStore(f), pig.Kind, id, ann, 0)
-		require.NoError(t, err)
-		require.True(t, rp.Verified, "the replay starts from the room's fields: %s", rp.Diverged)
+		replaysCold(t, f, pig.Kind, id)
 	})
 
 	t.Run("private", func(t *testing.T) {
@@ -123,32 +145,23 @@ func TestServerFieldsRideInTheRoom(t *testing.T) {
 		require.NoError(t, err)
 		require.NotZero(t, m.DeciderDie, "the decider rolled")
 
-		out, err := runOn(t, coldStore(f), dashdice.Kind, ann, "", "c1", domain.ActionCreate, "", map[string]any{"mode": "classic", "private": true})
-		require.NoError(t, err)
-		var again store.Reply
-		require.NoError(t, json.Unmarshal(out, &again))
-		require.Equal(t, first, again, "a retried create gets its reply (and code) from the room")
+		coldRetry(t, f, dashdice.Kind, first, map[string]any{"mode": "classic", "private": true})
 
 		_, err = runOn(t, coldStore(f), dashdice.Kind, ann, id, "ff", dashdice.ActionForfeit, "", nil)
 		require.NoError(t, err)
 		doc, err = f.st.GameDoc(ctx, id)
 		require.NoError(t, err)
 		require.Equal(t, "fixed-seed", doc["seed"], "the end reveals the seed, read through private/room")
-		rp, err := store.ReplayGame(ctx, coldStore(f), dashdice.Kind, id, ann, 0)
-		require.NoError(t, err)
-		require.True(t, rp.Verified, "%s", rp.Diverged)
+		replaysCold(t, f, dashdice.Kind, id)
 	})
 
 	// A game created before its room held these fields has them in
 	// private/server, and its room only the game's id: it plays on.
 	t.Run("created before", func(t *testing.T) {
-		f := newFixture(t)
-		drawCodes(f, "SRVOLD")
-		first, err := f.run(t, ann, "", "c1", domain.ActionCreate, map[string]any{"target": 1})
-		require.NoError(t, err)
+		f, first := pigInRoom(t, "SRVOLD")
 		id := first.GameID
 		fields := serverFields(t, f, id, "SRVOLD")
-		_, err = f.st.FS.Doc("games/"+id+"/private/server").Set(ctx, fields)
+		_, err := f.st.FS.Doc("games/"+id+"/private/server").Set(ctx, fields)
 		require.NoError(t, err)
 		_, err = f.st.FS.Doc("rooms/SRVOLD").Set(ctx, map[string]any{"gameId": id, "kind": pig.Kind, "createdAt": fields["createdAt"]})
 		require.NoError(t, err)
@@ -157,14 +170,8 @@ func TestServerFieldsRideInTheRoom(t *testing.T) {
 		require.NoError(t, err)
 		_, err = runOn(t, coldStore(f), pig.Kind, ann, id, "r1", "roll", "", nil)
 		require.NoError(t, err, "the seed from private/server")
-		out, err := runOn(t, coldStore(f), pig.Kind, ann, "", "c1", domain.ActionCreate, "", map[string]any{"target": 1})
-		require.NoError(t, err)
-		var again store.Reply
-		require.NoError(t, json.Unmarshal(out, &again))
-		require.Equal(t, first, again, "a retried create gets its reply from private/server")
+		coldRetry(t, f, pig.Kind, first, map[string]any{"target": 1})
 		win(t, f, id)
-		rp, err := store.ReplayGame(ctx, coldStore(f), pig.Kind, id, ann, 0)
-		require.NoError(t, err)
-		require.True(t, rp.Verified, "%s", rp.Diverged)
+		replaysCold(t, f, pig.Kind, id)
 	})
 }
