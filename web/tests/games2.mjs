@@ -134,7 +134,10 @@ await run("games2", async (browser, metrics) => {
     check((await coach.page.locator("#cb-pitch .cb-cell.dest").count()) > 0, `${coach.name} sees the squares listed for the picked player`);
     const ms = await clickAndSee(coach, other, "#cb-pitch .cb-cell.dest", cbLat);
     console.log(`  ${coach.name} moved a player; ${other.name}'s page saw it after ${ms} ms`);
-    // The move may have ended the turn (a trip, a failed pickup): end it only if it goes on.
+    // The move may have ended the turn (a trip, a failed pickup): end it only if it goes on,
+    // as the coach's own page shows once it has the move's version (the other page may
+    // have it first; the coach's page, a snapshot behind, still shows the button).
+    await atLeast(coach, await version(other));
     await settled(coach);
     if (await coach.page.locator("#cb-end-turn").count()) await clickAndSee(coach, other, "#cb-end-turn", cbLat);
     await other.page.locator("#cb-end-turn").waitFor();
