@@ -155,7 +155,7 @@ func imagesOf(d domain.Docs, h HistoryEntry) ([]string, error) {
 // back: its points go with its team's before-image, its team's reversed
 // counter rises, and the undo's record holds a pointsReversed event: its
 // compensating ledger entry.
-func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.GameDoc[Game], req UndoRequest, pb PublicBoard) (domain.Change, error) {
+func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.GameDoc[Game], req UndoRequest, revealedUpTo int) (domain.Change, error) {
 	hist, err := historyOf(d)
 	if err != nil {
 		return domain.Change{}, err
@@ -268,7 +268,7 @@ func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.
 	}
 
 	game := doc.State
-	game.RevealedUpTo = pb.RevealedUpTo
+	game.RevealedUpTo = revealedUpTo
 	var bd BoardDoc
 	if _, err := d.Get(boardID, &bd); err != nil {
 		return domain.Change{}, err
@@ -302,7 +302,7 @@ func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.
 			if err := json.Unmarshal([]byte(img), &game); err != nil {
 				return domain.Change{}, domain.Errorf(domain.EINTERNAL, "history: the game does not decode: %v", err)
 			}
-			game.RevealedUpTo = pb.RevealedUpTo
+			game.RevealedUpTo = revealedUpTo
 			gameChanged = true
 			h := raceHeader(game)
 			ch.Writes = append(ch.Writes, domain.Write{DocID: id, Value: json.RawMessage(img), Header: &h, Version: doc.Version + 1})
@@ -328,7 +328,7 @@ func (RaceGame) undo(d domain.Docs, a domain.Action, env domain.Env, doc domain.
 		ch.Writes = append(ch.Writes, domain.Write{DocID: boardID, Value: board})
 	}
 	publish := boardChanged || gameChanged
-	frontier := pb.RevealedUpTo
+	frontier := revealedUpTo
 	for _, h := range sel {
 		publish = publish || h.PublicBoard
 		frontier = max(frontier, h.Frontier)
