@@ -101,8 +101,10 @@ type readSet struct {
 	// game's records slot (record.go), kept when the game deletes one.
 	acts map[domain.DocID]any
 	// gameLog is the game document's log fields as read (log.go), which
-	// its JSON in docs leaves out; nil when it was not read.
-	gameLog map[string]any
+	// its JSON in docs leaves out; nil when it was not read. gameRoom is
+	// what it says of its room (server.go).
+	gameLog  map[string]any
+	gameRoom gameRoom
 	// journals are the records each journal document read held
 	// (journal.go), which its JSON in docs leaves out; a document is here,
 	// nil list or not, when it was read (found or not). journalAfter are
@@ -220,7 +222,7 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 				// The platform's log fields stay the platform's: the
 				// game's document JSON, which the game and the checks
 				// decode whole, leaves them out (about half of it).
-				rs.gameLog = splitLog(data)
+				rs.gameLog, rs.gameRoom = splitLog(data), roomOfFields(data)
 			}
 			var err error
 			if j, err = docJSON(data); err != nil {

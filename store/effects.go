@@ -357,6 +357,10 @@ func (s *Store) PlayerResults(ctx context.Context, playerID string, limit int) (
 	}
 	var out []Result
 	for _, snap := range snaps {
+		game, ok := gameOf(snap.Ref)
+		if !ok {
+			continue // an events collection elsewhere: no game's
+		}
 		var rec struct {
 			At      time.Time `firestore:"at"`
 			Results []award   `firestore:"results"`
@@ -366,7 +370,7 @@ func (s *Store) PlayerResults(ctx context.Context, playerID string, limit int) (
 		}
 		for _, r := range rec.Results {
 			if r.Player == playerID {
-				out = append(out, Result{GameID: snap.Ref.Parent.Parent.ID, Event: snap.Ref.ID,
+				out = append(out, Result{GameID: game, Event: snap.Ref.ID,
 					Kind: r.Kind, Mode: r.Mode, Result: r.Result, Reason: r.Reason, At: rec.At})
 			}
 		}

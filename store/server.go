@@ -2,11 +2,8 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 
 	"cloud.google.com/go/firestore"
-
-	"github.com/meeple-games/meeple/domain"
 )
 
 // A game's server-only fields — its seed, its create's reply, how it began
@@ -25,9 +22,9 @@ import (
 
 // gameRoom is what a game document says of its room.
 type gameRoom struct {
-	Has     bool   `json:"hasRoom"`
-	Code    string `json:"roomCode"` // a public game's code
-	Private bool   `json:"private"`  // its code is in private/room
+	Has     bool   // hasRoom
+	Code    string // roomCode: a public game's code
+	Private bool   // private: its code is in private/room
 }
 
 // roomOfFields is the room a game document's fields (as stored) describe.
@@ -68,7 +65,7 @@ func (st *Store) serverDoc(get getter, gameID string, r gameRoom) (*firestore.Do
 			return nil, err
 		}
 		if err == nil {
-			if id, _ := snap.Data()["gameId"].(string); id == gameID && snap.Data()[fSeed] != nil {
+			if data := snap.Data(); data["gameId"] == gameID && data[fSeed] != nil {
 				return snap, nil
 			}
 		}
@@ -91,12 +88,8 @@ func (st *Store) serverFields(gameID, kind, code string, private map[string]any)
 
 // room is the room of the game document rs read (none when it read none).
 func (rs *readSet) room() gameRoom {
-	var r gameRoom
 	if rs == nil {
-		return r
+		return gameRoom{}
 	}
-	if raw := rs.docs.Raw(domain.GameDocID); raw != nil {
-		_ = json.Unmarshal(raw, &r)
-	}
-	return r
+	return rs.gameRoom
 }

@@ -41,9 +41,9 @@ func runOn(t *testing.T, st *store.Store, kind string, who domain.Actor, gameID,
 	return out, err
 }
 
-// serverFields reads the server-only fields a game's room holds, and
+// roomFields reads the server-only fields a game's room holds, and
 // checks that it has no private/server.
-func serverFields(t *testing.T, f *fixture, id, code string) map[string]any {
+func roomFields(t *testing.T, f *fixture, id, code string) map[string]any {
 	t.Helper()
 	ctx := context.Background()
 	room, err := f.st.FS.Doc("rooms/" + code).Get(ctx)
@@ -98,7 +98,7 @@ func TestServerFieldsRideInTheRoom(t *testing.T) {
 	t.Run("public", func(t *testing.T) {
 		f, first := pigInRoom(t, "SRVPUB")
 		id := first.GameID
-		serverFields(t, f, id, "SRVPUB")
+		roomFields(t, f, id, "SRVPUB")
 		_, err := f.run(t, bob, id, "join", "join", nil)
 		require.NoError(t, err)
 
@@ -130,7 +130,7 @@ func TestServerFieldsRideInTheRoom(t *testing.T) {
 		doc, err := f.st.GameDoc(ctx, id)
 		require.NoError(t, err)
 		require.NotContains(t, doc, "roomCode", "a private game's code stays out of its document")
-		serverFields(t, f, id, "SRVPRV")
+		roomFields(t, f, id, "SRVPRV")
 		code, err := f.st.FS.Doc("games/" + id + "/private/room").Get(ctx)
 		require.NoError(t, err)
 		require.Equal(t, "SRVPRV", code.Data()["code"])
@@ -160,7 +160,7 @@ func TestServerFieldsRideInTheRoom(t *testing.T) {
 	t.Run("created before", func(t *testing.T) {
 		f, first := pigInRoom(t, "SRVOLD")
 		id := first.GameID
-		fields := serverFields(t, f, id, "SRVOLD")
+		fields := roomFields(t, f, id, "SRVOLD")
 		_, err := f.st.FS.Doc("games/"+id+"/private/server").Set(ctx, fields)
 		require.NoError(t, err)
 		_, err = f.st.FS.Doc("rooms/SRVOLD").Set(ctx, map[string]any{"gameId": id, "kind": pig.Kind, "createdAt": fields["createdAt"]})
