@@ -683,7 +683,12 @@ func spreadBurst(ctx context.Context, p domain.Probe, out io.Writer, n, perTeam 
 			return err
 		}
 		var t burstTally
-		floor, err := floorAround(ctx, p, n, perTeam, func() { t = r.burst(n, perTeam, "s", nil) })
+		var burstCPU cpuSpent
+		floor, err := floorAround(ctx, p, n, perTeam, func() {
+			spent := cpuSince(p)
+			t = r.burst(n, perTeam, "s", nil)
+			burstCPU = spent(n * perTeam)
+		})
 		if err != nil {
 			return err
 		}
@@ -695,14 +700,17 @@ func spreadBurst(ctx context.Context, p domain.Probe, out io.Writer, n, perTeam 
 		if err != nil {
 			return err
 		}
+		docSpent := cpuSince(p)
 		d, err := p.DocFloor(ctx, n, perTeam, reads, writes)
 		if err != nil {
 			return err
 		}
+		docCPU := docSpent(n * perTeam)
 		docRate := float64(n*perTeam) / d.Seconds()
 		docRatios = append(docRatios, t.rate()/docRate)
 		fmt.Fprintf(out, "    round %d: %.1f completions/s, %d failed, floor %.1f transactions/s: %.0f %%; a bare client on the completion's own documents %.1f transactions/s (%.0f %% of the floor): the completions at %.0f %% of it\n",
 			round, t.rate(), t.failed, floor.rate, 100*t.rate()/floor.rate, docRate, 100*docRate/floor.rate, 100*t.rate()/docRate)
+		fmt.Fprintf(out, "      processor time per completion: %s; per floor transaction: %s; per bare transaction on the completion's documents: %s\n", burstCPU, floor.cpu, docCPU)
 	}
 	fmt.Fprintf(out, "    median %s of the floor; of the bare client on the same documents %s\n", medianRange(ratios), medianRange(docRatios))
 	return nil
