@@ -15,6 +15,11 @@ func toFirestore(v any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return firestoreValue(b)
+}
+
+// firestoreValue is JSON text b as the value Firestore stores (toFirestore).
+func firestoreValue(b []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var out any

@@ -46,6 +46,10 @@ func TestPackedFields(t *testing.T) {
 			} else {
 				require.Equal(t, tc.wantList, doc[domain.PackedField])
 				require.IsType(t, "", doc["tiles"], "a packed field is one string")
+				want, err := json.Marshal(tc.value.Tiles)
+				require.NoError(t, err)
+				require.Equal(t, string(want), doc["tiles"], "its JSON text, compact")
+				require.Equal(t, int64(tc.value.Up), doc["up"], "the other fields are Firestore values: whole numbers int64")
 			}
 			var got board
 			require.NoError(t, DecodeDoc(doc, &got))
@@ -57,6 +61,14 @@ func TestPackedFields(t *testing.T) {
 			require.NotContains(t, m, domain.PackedField, "readers never see the list")
 		})
 	}
+	t.Run("a value that is not an object", func(t *testing.T) {
+		for _, packed := range [][]string{nil, {"tiles"}} {
+			_, err := docFields([]int{1}, now, packed)
+			require.ErrorContains(t, err, "JSON object")
+			_, err = docFields((*board)(nil), now, packed)
+			require.ErrorContains(t, err, "JSON object")
+		}
+	})
 	t.Run("a type may not use the list's name", func(t *testing.T) {
 		_, err := docFields(map[string]any{"packed": 1, "tiles": []int{1}}, now, []string{"tiles"})
 		require.ErrorContains(t, err, `"packed"`)
