@@ -177,10 +177,12 @@ func withHistory(d domain.Docs, a domain.Action, env domain.Env, ch domain.Chang
 	if len(h.Docs) == 0 && len(h.Awards) == 0 {
 		return ch, nil // nothing an undo could change
 	}
-	if g, err := domain.ReadGame[Game](d, Kind); err == nil {
-		h.By = g.State.by(a.Actor)
-		if a.Actor.Role == RoleTeam || a.Actor.Role == domain.RoleSystem {
-			h.By = ""
+	// Who did it, for the undo's list: a team's and the system's actions
+	// name no one more, and a completion (the most frequent action) decodes
+	// the race's document once, not twice.
+	if a.Actor.Role != RoleTeam && a.Actor.Role != domain.RoleSystem {
+		if g, err := domain.ReadGame[Game](d, Kind); err == nil {
+			h.By = g.State.by(a.Actor)
 		}
 	}
 	if h.PublicBoard {
