@@ -35,7 +35,7 @@ func packedFields(v any, names []string) (map[string]any, error) {
 	doc := make(map[string]any, len(top)+1)
 	for k, raw := range top {
 		if slices.Contains(names, k) {
-			doc[k] = string(raw) // json.Marshal's: compact, as pack stores it
+			doc[k] = string(raw) // json.Marshal's text: compact
 			continue
 		}
 		if doc[k], err = firestoreValue(raw); err != nil {
