@@ -18,8 +18,20 @@ func toFirestore(v any) (any, error) {
 	return firestoreValue(b)
 }
 
-// firestoreValue is JSON text b as the value Firestore stores (toFirestore).
+// firestoreValue is JSON text b as the value Firestore stores (toFirestore):
+// objects map[string]any, arrays []any, whole numbers int64, other numbers
+// float64. json.Marshal's text is parsed in one pass (jsonvalue.go); any
+// other text goes to encoding/json, as all of it did before.
 func firestoreValue(b []byte) (any, error) {
+	p := valueParser{b: b}
+	if v, ok := p.value(); ok && p.i == len(b) {
+		return v, nil
+	}
+	return decodeValue(b)
+}
+
+// decodeValue is firestoreValue by encoding/json.
+func decodeValue(b []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var out any
