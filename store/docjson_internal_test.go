@@ -3,8 +3,11 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
+
+	"github.com/meeple-games/meeple/domain"
 )
 
 // boardDoc is a stored document like a Tile Race public board: n tiles as
@@ -117,5 +120,44 @@ func BenchmarkDocFields(b *testing.B) {
 		if _, err := docFields(v, now, []string{"tiles"}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestHeadOfFields: a game document's header from its fields is the one
+// its JSON decodes to; fields of another type leave it to the JSON.
+func TestHeadOfFields(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		doc        map[string]any
+		leftToJSON bool
+	}{
+		{"a game", map[string]any{"kind": "dashdice", "status": "active", "version": int64(12), "private": true, "seedHash": "ab",
+			"state": `{"x":1}`, "packed": []any{"state"}, "players": []any{"p1"}}, false},
+		{"fields left out", map[string]any{"kind": "pig", "version": int64(0)}, false},
+		{"a version of another type", map[string]any{"kind": "pig", "version": 1.5}, true},
+		{"a kind of another type", map[string]any{"kind": int64(1)}, true},
+		{"private of another type", map[string]any{"kind": "pig", "private": "yes"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := headOfFields(tc.doc)
+			if tc.leftToJSON {
+				if got != nil {
+					t.Fatalf("got %+v, want nil", *got)
+				}
+				return
+			}
+			raw, err := docJSON(tc.doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want domain.GameDoc[json.RawMessage]
+			if err := json.Unmarshal(raw, &want); err != nil {
+				t.Fatal(err)
+			}
+			want.State = nil
+			if got == nil || !reflect.DeepEqual(*got, want) {
+				t.Fatalf("got %+v, want %+v", got, want)
+			}
+		})
 	}
 }

@@ -148,6 +148,10 @@ type readSet struct {
 	// what it says of its room (server.go).
 	gameLog  map[string]any
 	gameRoom gameRoom
+	// gameHead is the game document's header as read (checkGame), taken
+	// from its fields; nil when it was not read, or they were not what a
+	// header is.
+	gameHead *domain.GameDoc[json.RawMessage]
 	// journals are the records each journal document read held
 	// (journal.go), which its JSON in docs leaves out; a document is here,
 	// nil list or not, when it was read (found or not). journalAfter are
@@ -265,7 +269,7 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 				// The platform's log fields stay the platform's: the
 				// game's document JSON, which the game and the checks
 				// decode whole, leaves them out (about half of it).
-				rs.gameLog, rs.gameRoom = splitLog(data), roomOfFields(data)
+				rs.gameLog, rs.gameRoom, rs.gameHead = splitLog(data), roomOfFields(data), headOfFields(data)
 			}
 			var err error
 			if j, err = docJSON(data); err != nil {

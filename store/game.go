@@ -201,3 +201,40 @@ func (s *Store) PutGame(ctx context.Context, kind, id string, h domain.Header, s
 	}
 	return err
 }
+
+// headOfFields is a game document's header from its stored fields, as its
+// JSON decodes into domain.GameDoc (no state); nil when a field is not of
+// the type a header has, so the caller decodes the JSON instead.
+func headOfFields(f map[string]any) *domain.GameDoc[json.RawMessage] {
+	var h domain.GameDoc[json.RawMessage]
+	ok := true
+	str := func(name string) string {
+		switch v := f[name].(type) {
+		case string:
+			return v
+		case nil:
+		default:
+			ok = false
+		}
+		return ""
+	}
+	h.Kind, h.Status, h.SeedHash = str(fKind), domain.Status(str(fStatus)), str(fSeedHash)
+	switch v := f[fVersion].(type) {
+	case int64:
+		h.Version = v
+	case nil:
+	default:
+		ok = false
+	}
+	switch v := f[fPrivate].(type) {
+	case bool:
+		h.Private = v
+	case nil:
+	default:
+		ok = false
+	}
+	if !ok {
+		return nil
+	}
+	return &h
+}

@@ -308,8 +308,12 @@ func (at *attempt) checkGame() error {
 	if raw == nil {
 		return domain.Errorf(domain.ENOTFOUND, "no %s game %q", kind, x.req.GameID)
 	}
+	// The header from the document's fields as read: decoding it from the
+	// JSON scanned the whole state twice to skip it, on every action.
 	var g domain.GameDoc[json.RawMessage]
-	if err := json.Unmarshal(raw, &g); err != nil {
+	if h := at.rs.gameHead; h != nil {
+		g = *h
+	} else if err := json.Unmarshal(raw, &g); err != nil {
 		return err
 	}
 	if g.Kind != kind {
