@@ -235,7 +235,11 @@ func logFrom(log, acts json.RawMessage, flushed int64, oldActs []byte) platformL
 			pl.Log = append(pl.Log, logStep{Seq: seq, Rec: rec, raw: r})
 		}
 	}
-	_ = unwrapJSON(acts, &pl.Acts)
+	if list, ok := knownActs.get(string(acts)); ok {
+		pl.Acts = list
+	} else {
+		_ = unwrapJSON(acts, &pl.Acts)
+	}
 	return pl
 }
 
@@ -696,7 +700,13 @@ func stepJSON(s logStep) ([]byte, error) {
 
 // firestoreActs is acts as the game document stores it: one JSON string, like
 // the log before it was deflated (logJSON).
-func firestoreActs(acts []actEntry) string { return jsonText(nonNil(acts)) }
+func firestoreActs(acts []actEntry) string {
+	text := jsonText(nonNil(acts))
+	if text != "" {
+		knownActs.put(text, acts) // what decoding text gives back
+	}
+	return text
+}
 
 // batchID is the id of the history batch whose first step made version seq.
 func batchID(seq int64) string { return batchPrefix + EventID(seq) }

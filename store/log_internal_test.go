@@ -353,3 +353,16 @@ func testLogText(steps []logStep) (string, error) {
 	text, _, err := logJSON(steps)
 	return string(text), err
 }
+
+// TestKnownActs: the recent actions this process wrote come back as their
+// text decodes, and a text it did not write is decoded.
+func TestKnownActs(t *testing.T) {
+	acts := []actEntry{{Key: "k1", Hash: "h1", Version: 3, Reply: `{"result":1}`, Steps: 2}, {Key: "k2", Hash: "h2", Version: 4, Jnl: true, Own: true}}
+	text := firestoreActs(acts)
+	var decoded []actEntry
+	require.NoError(t, json.Unmarshal([]byte(text), &decoded))
+	require.Equal(t, decoded, logOfFields(map[string]any{fActs: text}).Acts)
+	other := `[{"k":"z","h":"q","v":9}]`
+	require.Equal(t, []actEntry{{Key: "z", Hash: "q", Version: 9}}, logOfFields(map[string]any{fActs: other}).Acts)
+	require.Empty(t, logOfFields(map[string]any{}).Acts, "no acts field")
+}
