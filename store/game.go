@@ -206,35 +206,30 @@ func (s *Store) PutGame(ctx context.Context, kind, id string, h domain.Header, s
 // JSON decodes into domain.GameDoc (no state); nil when a field is not of
 // the type a header has, so the caller decodes the JSON instead.
 func headOfFields(f map[string]any) *domain.GameDoc[json.RawMessage] {
-	var h domain.GameDoc[json.RawMessage]
 	ok := true
-	str := func(name string) string {
-		switch v := f[name].(type) {
-		case string:
-			return v
-		case nil:
-		default:
-			ok = false
-		}
-		return ""
-	}
-	h.Kind, h.Status, h.SeedHash = str(fKind), domain.Status(str(fStatus)), str(fSeedHash)
-	switch v := f[fVersion].(type) {
-	case int64:
-		h.Version = v
-	case nil:
-	default:
-		ok = false
-	}
-	switch v := f[fPrivate].(type) {
-	case bool:
-		h.Private = v
-	case nil:
-	default:
-		ok = false
+	h := domain.GameDoc[json.RawMessage]{
+		Kind:     headField[string](f, fKind, &ok),
+		Status:   domain.Status(headField[string](f, fStatus, &ok)),
+		Version:  headField[int64](f, fVersion, &ok),
+		Private:  headField[bool](f, fPrivate, &ok),
+		SeedHash: headField[string](f, fSeedHash, &ok),
 	}
 	if !ok {
 		return nil
 	}
 	return &h
+}
+
+// headField is field name of f as a T, its zero value when absent; ok is
+// set false when it holds anything else.
+func headField[T any](f map[string]any, name string, ok *bool) T {
+	var zero T
+	switch v := f[name].(type) {
+	case T:
+		return v
+	case nil:
+	default:
+		*ok = false
+	}
+	return zero
 }
