@@ -84,7 +84,7 @@ func unpacked(data map[string]any) map[string]any {
 	delete(out, domain.PackedField)
 	for _, name := range list {
 		if s, ok := out[name].(string); ok {
-			out[name] = json.RawMessage(s) // checked once, where it is marshalled (docJSON)
+			out[name] = json.RawMessage(s) // as stored: json.Marshal's text (docJSON)
 		}
 	}
 	return out
