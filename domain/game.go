@@ -270,11 +270,20 @@ func (d Docs) Keys(slot string) []string { return d.keys[slot] }
 //
 // Errors: EINTERNAL when the stored document does not decode.
 func (d Docs) Get(id DocID, v any) (bool, error) {
+	return d.GetWith(id, func(raw json.RawMessage) error { return json.Unmarshal(raw, v) })
+}
+
+// GetWith is Get with a decoder of the game's own: for a document of which
+// an action needs a part, read without decoding the rest (a Tile Race's
+// public board on every completion).
+//
+// Errors: EINTERNAL when decode fails.
+func (d Docs) GetWith(id DocID, decode func(json.RawMessage) error) (bool, error) {
 	raw, ok := d.m[id]
 	if !ok {
 		return false, nil
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
+	if err := decode(raw); err != nil {
 		return true, Errorf(EINTERNAL, "document %s/%s does not decode: %v", id.Slot, id.Key, err)
 	}
 	return true, nil

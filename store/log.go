@@ -222,7 +222,7 @@ func stringOrNil(v any) (string, bool) {
 // holding it; oldActs are the fingerprints as stored (oldacts.go).
 func logFrom(log, acts json.RawMessage, flushed int64, oldActs []byte) platformLog {
 	pl := platformLog{Flushed: flushed, OldActs: oldActs}
-	raws, ok := splitArray(log)
+	raws, ok := domain.SplitArray(log)
 	if ok || unwrapJSON(log, &raws) == nil {
 		for _, r := range raws {
 			// What the log's upkeep needs of a step; the rest only when it
@@ -241,68 +241,6 @@ func logFrom(log, acts json.RawMessage, flushed int64, oldActs []byte) platformL
 		_ = unwrapJSON(acts, &pl.Acts)
 	}
 	return pl
-}
-
-// splitArray splits a JSON array into its elements' text in one pass, as
-// json.Unmarshal into []json.RawMessage would (which scans it twice, to
-// check it and to decode it: most of what reading the log cost). false
-// when raw is not an array it can split — a JSON string holding one (a log
-// as an older release stored it), or text that is not JSON — and the
-// caller decodes it instead. The log is the store's own output, but each
-// element is still checked to be whole: brackets and braces balanced
-// outside strings, strings closed.
-func splitArray(raw []byte) ([]json.RawMessage, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) < 2 || raw[0] != '[' || raw[len(raw)-1] != ']' {
-		return nil, false
-	}
-	body := raw[1 : len(raw)-1]
-	var out []json.RawMessage
-	depth, start, inString := 0, -1, false
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		if inString {
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case ' ', '\t', '\n', '\r':
-			continue
-		case ',':
-			if depth == 0 {
-				if start < 0 {
-					return nil, false // an empty element
-				}
-				out = append(out, bytes.TrimSpace(body[start:i]))
-				start = -1
-				continue
-			}
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth--; depth < 0 {
-				return nil, false
-			}
-		}
-		if start < 0 {
-			start = i
-		}
-	}
-	if inString || depth != 0 {
-		return nil, false
-	}
-	if start >= 0 {
-		out = append(out, bytes.TrimSpace(body[start:]))
-	} else if len(out) > 0 {
-		return nil, false // a trailing comma
-	}
-	return out, true
 }
 
 // stepHead is a logged step's seq and rec. Decoding each step of the log

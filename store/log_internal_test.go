@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/meeple-games/meeple/domain"
 )
 
 // TestLogUpdateBudget: the log keeps what is not in the history and the
@@ -320,7 +322,7 @@ func TestSplitArray(t *testing.T) {
 		t.Run(in, func(t *testing.T) {
 			var want []json.RawMessage
 			require.NoError(t, json.Unmarshal([]byte(in), &want))
-			got, ok := splitArray([]byte(in))
+			got, ok := domain.SplitArray([]byte(in))
 			require.True(t, ok)
 			require.Equal(t, len(want), len(got))
 			for i := range want {
@@ -331,7 +333,7 @@ func TestSplitArray(t *testing.T) {
 	}
 	for _, in := range []string{`"[{\"seq\":1}]"`, `[{"seq":1},]`, `[,{"seq":1}]`, `[{"seq":1}`, `[{"seq":1]`, `[{"a":"b]`, `{"seq":1}`, ``} {
 		t.Run("not split: "+in, func(t *testing.T) {
-			_, ok := splitArray([]byte(in))
+			_, ok := domain.SplitArray([]byte(in))
 			require.False(t, ok)
 		})
 	}
@@ -341,7 +343,7 @@ func TestSplitArray(t *testing.T) {
 		text := fields[fLog].(string)
 		var want []json.RawMessage
 		require.NoError(t, json.Unmarshal([]byte(text), &want))
-		got, ok := splitArray([]byte(text))
+		got, ok := domain.SplitArray([]byte(text))
 		require.True(t, ok)
 		require.Equal(t, want, got)
 	})

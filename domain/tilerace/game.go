@@ -373,10 +373,9 @@ func (g RaceGame) run(d domain.Docs, a domain.Action, env domain.Env) (domain.Ch
 	}
 	v := Values{Game: doc.State}
 	var pb publicHead
-	if raw := d.Raw(domain.Doc(SlotPublicBoard, "")); raw != nil {
-		if pb, err = readPublicHead(raw); err != nil {
-			return domain.Change{}, domain.Errorf(domain.EINTERNAL, "document %s does not decode: %v", SlotPublicBoard, err)
-		}
+	if ok, err := d.GetWith(domain.Doc(SlotPublicBoard, ""), pb.read); err != nil {
+		return domain.Change{}, err
+	} else if ok {
 		v.Game.RevealedUpTo = pb.RevealedUpTo
 	}
 	if u, ok := req.(*UndoRequest); ok {

@@ -29,6 +29,13 @@ func boardJSON(t testing.TB, label string, indent bool) []byte {
 	return raw
 }
 
+// readPublicHead is the head of the public board's JSON (publicHead.read).
+func readPublicHead(raw []byte) (publicHead, error) {
+	var h publicHead
+	err := h.read(raw)
+	return h, err
+}
+
 // sameHead fails unless readPublicHead reads raw as encoding/json does.
 func sameHead(t *testing.T, raw []byte) publicHead {
 	t.Helper()
@@ -76,7 +83,7 @@ func TestReadPublicHead(t *testing.T) {
 		{"trailing text", []byte(`{"revealedUpTo":1} x`), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, ok := walkPublicHead(tc.raw); ok != tc.walk {
+			if _, ok := splitPublicHead(tc.raw); ok != tc.walk {
 				t.Fatalf("walked: got %v, want %v", ok, tc.walk)
 			}
 			sameHead(t, tc.raw)
