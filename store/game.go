@@ -130,7 +130,7 @@ func createGame(tx txn, st *Store, kind, id string, h domain.Header, state any, 
 	}
 	// Created, not set: a room holding the code already fails the create,
 	// which runs again with another code (roomCode).
-	ref, doc := st.serverFields(id, kind, roomCode, priv)
+	ref, doc := st.serverFields(id, roomCode, priv)
 	return tx.Create(ref, doc)
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"maps"
 
 	"cloud.google.com/go/firestore"
 )
@@ -73,16 +74,15 @@ func (st *Store) serverDoc(get getter, gameID string, r gameRoom) (*firestore.Do
 	return get(st.privateRef(gameID))
 }
 
-// serverFields is the server-only document of a game being created: its
-// room's (which resolves code to it) or, with no code, private/server's.
-func (st *Store) serverFields(gameID, kind, code string, private map[string]any) (*firestore.DocumentRef, map[string]any) {
+// serverFields is the server-only document of a game being created, with
+// its fields (private, which names the kind): its room's, which also
+// resolves code to the game, or with no code private/server's.
+func (st *Store) serverFields(gameID, code string, private map[string]any) (*firestore.DocumentRef, map[string]any) {
 	if code == "" {
 		return st.privateRef(gameID), private
 	}
-	doc := map[string]any{"gameId": gameID, fKind: kind}
-	for k, v := range private {
-		doc[k] = v
-	}
+	doc := maps.Clone(private)
+	doc["gameId"] = gameID
 	return st.roomRef(code), doc
 }
 
