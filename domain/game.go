@@ -93,6 +93,14 @@ type Plan struct {
 	// carries no secret hash, signs no session in and read no document
 	// outside the game; any other keeps the usual record.
 	RecordInEvent bool
+	// Secret: the action's payload is its actor's secret while the game is
+	// played (a Hex & Dice player's orders). Where the platform keeps it for
+	// a replay in a document others read (the game document's log, the
+	// history), it keeps it sealed (Env.Seal's key, PayloadLabel), and the
+	// request hash it keeps there for retries is a Digest under that key,
+	// which no reader can test guesses against. The game's reply must not
+	// tell it either.
+	Secret bool
 }
 
 // Access says who may read a document slot; firestore.rules realises it and

@@ -21,6 +21,10 @@ type Env struct {
 	// DiceAt gives the dice of a sequence number of the game's choosing;
 	// Single sets Dice from it with the game version each step makes.
 	DiceAt DiceSource
+	// Seal keeps a player's secret in a document everyone reads (seal.go),
+	// keyed by the game's seed; nil where nothing is sealed (the rules'
+	// own tests, bots' searches).
+	Seal Sealer
 	// New describes the game a create action makes (nil otherwise).
 	New *Created
 	// Stop reports that the action has used the compute time the platform

@@ -169,7 +169,7 @@ type singleRun[S any] struct {
 
 // stepEnv is the Env of the step that makes the next version.
 func (r *singleRun[S]) stepEnv(now time.Time) Env {
-	e := Env{Now: now, DiceAt: r.env.DiceAt}
+	e := Env{Now: now, DiceAt: r.env.DiceAt, Seal: r.env.Seal}
 	if r.env.DiceAt != nil {
 		e.Dice = r.env.DiceAt(r.version + 1)
 	}

@@ -145,8 +145,8 @@ func TestHexDiceBotPlaysToTheEnd(t *testing.T) {
 					require.Equal(t, botSeat, gotView.View.Seat)
 				}
 				if c.mode == hexdice.Simultaneous {
-					var o hexdice.Orders
-					if s.readDoc("games/"+g.id+"/orders/"+botID, &o) && o.Round == st.Round {
+					after, _ := g.state()
+					if o, ok := g.sealedOrders(after, botID); ok && o.Round == st.Round {
 						require.True(t, o.Submitted, "a bot saves no drafts")
 						orderRounds++
 						troopOrders += len(o.Troops)

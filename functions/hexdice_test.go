@@ -1,8 +1,11 @@
 package functions_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -55,6 +58,21 @@ func newHexGame(s *stack, host player, req hexdice.CreateRequest, seed string) *
 	return &hexGame{s: s, id: res["gameId"].(string), code: res["roomCode"].(string), seed: seed, created: created, host: host, body: body,
 		opts:    hexdice.Options{Size: req.Size, TurnSeconds: req.TurnSeconds, Mode: req.Mode, MapSeed: req.MapSeed, Private: req.Private},
 		players: map[string]player{host.ID: host}}
+}
+
+// sealedOrders opens the orders player id has sealed in st (the test knows
+// the game's seed, as only the server does in play).
+func (g *hexGame) sealedOrders(st hexdice.Game, id string) (hexdice.Orders, bool) {
+	g.s.t.Helper()
+	seat := st.SeatOf(id)
+	if seat < 0 || st.Players[seat].SealedOrders == "" {
+		return hexdice.Orders{}, false
+	}
+	plain, err := domain.NewSeededSealer(g.seed).Open(id, st.Players[seat].SealedOrders)
+	require.NoError(g.s.t, err)
+	var o hexdice.Orders
+	require.NoError(g.s.t, json.Unmarshal(plain, &o))
+	return o, true
 }
 
 func (g *hexGame) do(p player, typ string, extra map[string]any) (int, map[string]any) {
@@ -389,11 +407,13 @@ func projectOf(s *stack) string {
 }
 
 // TestHexDiceSimultaneousOrders: in simultaneous mode a player's orders are
-// in a document only that player can read (checked with the real rules
-// through the emulator's REST API), never in the game document or the event
-// log until the round resolves; the second submission resolves the round;
-// and when the planning timer runs out the tick submits the saved draft as
-// it is, as of the deadline.
+// sealed in the game document (domain.Sealer: the opponent reads the
+// document, with the real rules through the emulator's REST API, and cannot
+// open them), never in it or the event log as text until the round
+// resolves, nor the orders action's payload or a hash of it anyone could
+// test guesses against; the player's own preview gives them back; the
+// second submission resolves the round; and when the planning timer runs
+// out the tick submits the saved draft as it is, as of the deadline.
 func TestHexDiceSimultaneousOrders(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
@@ -410,42 +430,87 @@ func TestHexDiceSimultaneousOrders(t *testing.T) {
 		return map[string]any{"buys": []any{map[string]any{"unit": string(unit), "q": h.Q, "r": h.R}}}
 	}
 
-	// Alice saves a draft (a sniper): her document only.
-	out := g.must(alice, "orders", map[string]any{"orders": buy(0, hexdice.Sniper), "submit": false})
+	// Alice saves a draft (a sniper): sealed in the game document, which
+	// everyone reads; no document of its own.
+	draft := map[string]any{"orders": buy(0, hexdice.Sniper), "submit": false}
+	out := g.must(alice, "orders", draft)
+	draftN := g.n
 	require.Equal(t, false, out["result"].(map[string]any)["submitted"])
-	ordersPath := "games/" + g.id + "/orders"
-	require.Equal(t, http.StatusOK, restGet(t, project, alice.ID, ordersPath+"/"+alice.ID), "alice reads her own orders")
-	require.Equal(t, http.StatusForbidden, restGet(t, project, bob.ID, ordersPath+"/"+alice.ID), "bob cannot read alice's orders")
-	require.Equal(t, http.StatusForbidden, restGet(t, project, carol.ID, ordersPath+"/"+alice.ID), "nor can a spectator")
-	require.Equal(t, http.StatusForbidden, restGet(t, project, "", ordersPath+"/"+alice.ID))
-	require.Equal(t, http.StatusForbidden, restGet(t, project, bob.ID, ordersPath), "nor list them")
+	require.NotContains(t, out["result"], "orders", "the reply, kept in the game document, carries no orders")
+	require.Equal(t, http.StatusNotFound, restGet(t, project, alice.ID, "games/"+g.id+"/orders/"+alice.ID), "no orders document")
 	require.Equal(t, http.StatusOK, restGet(t, project, bob.ID, "games/"+g.id), "the game document is public")
 	require.Equal(t, http.StatusOK, restGet(t, project, bob.ID, "games/"+g.id+"/public/map"), "so is the map")
+	st, _ = g.state()
+	require.NotEmpty(t, st.Players[0].SealedOrders, "alice's orders are sealed in the game")
+	o, ok := g.sealedOrders(st, alice.ID)
+	require.True(t, ok)
+	require.Equal(t, hexdice.Sniper, o.Buys[0].Unit, "and open with the game's seed")
 
 	leaks := func(what string) {
 		t.Helper()
 		doc, err := s.store.GameDoc(context.Background(), g.id)
 		require.NoError(t, err)
 		b, _ := json.Marshal(doc)
-		require.NotContains(t, string(b), `"buys"`, "the game document never holds orders (%s)", what)
+		require.NotContains(t, string(b), `"buys"`, "the game document never holds orders as text (%s)", what)
+		require.NotContains(t, string(b), `\"buys\"`, "nor does its log (%s)", what)
 		events, err := s.store.Events(context.Background(), g.id)
 		require.NoError(t, err)
 		b, _ = json.Marshal(events)
 		require.NotContains(t, string(b), `"buys"`, "nor does the event log before the round resolves (%s)", what)
+		require.NotContains(t, string(b), `\"buys\"`, what)
 	}
 	leaks("draft")
+
+	// The retry record kept in the game document: an orders action's hash is
+	// keyed (no plain request hash of its payload is there), while any other
+	// action's is the plain one.
+	g.must(bob, "emote", map[string]any{"emote": "hello"})
+	doc, err := s.store.GameDoc(context.Background(), g.id)
+	require.NoError(t, err)
+	docText, _ := json.Marshal(doc)
+	bodyOf := func(typ string, n int, extra map[string]any) map[string]any {
+		body := map[string]any{"gameId": g.id, "actionId": fmt.Sprintf("a%d", n), "type": typ}
+		for k, v := range extra {
+			body[k] = v
+		}
+		return body
+	}
+	plain := func(p player, body map[string]any) string {
+		canon, _ := json.Marshal(body)
+		sum := sha256.Sum256(bytes.Join([][]byte{[]byte(hexdice.Kind), []byte(body["type"].(string)), []byte(p.ID), canon}, []byte{0}))
+		return hex.EncodeToString(sum[:])[:12]
+	}
+	require.Contains(t, string(docText), plain(bob, bodyOf("emote", g.n, map[string]any{"emote": "hello"})), "the test computes the plain hash as the store does")
+	require.NotContains(t, string(docText), plain(alice, bodyOf("orders", draftN, draft)), "the draft's hash is keyed")
+	// A retry of the draft gets its reply; its id with other orders is refused.
+	code, again := s.post(alice.Token, "HexDice", bodyOf("orders", draftN, draft))
+	require.Equal(t, http.StatusOK, code, "%v", again)
+	require.Equal(t, out["result"], again["result"])
+	code, again = s.post(alice.Token, "HexDice", bodyOf("orders", draftN, map[string]any{"orders": buy(0, hexdice.Marine), "submit": false}))
+	require.Equal(t, http.StatusConflict, code, "%v", again)
+	require.Equal(t, domain.EEXISTS, again["error"].(map[string]any)["code"], "%v", again)
+
+	// Alice's preview gives her draft back (a page reloaded while planning
+	// shows it); Bob's and a spectator's give none.
+	pv := g.must(alice, hexdice.ActionPreview, nil)["result"].(map[string]any)
+	require.Contains(t, fmt.Sprint(pv["orders"]), "sniper")
+	require.NotContains(t, g.must(bob, hexdice.ActionPreview, nil)["result"], "orders")
+	require.NotContains(t, g.must(carol, hexdice.ActionPreview, nil)["result"], "orders")
 
 	// Bob submits first; then Alice submits (a marine): the round resolves.
 	g.must(bob, "orders", map[string]any{"orders": buy(1, hexdice.Marine), "submit": true})
 	st, _ = g.state()
 	require.True(t, st.Players[1].Submitted, "the game says who submitted")
-	require.Equal(t, http.StatusForbidden, restGet(t, project, alice.ID, ordersPath+"/"+bob.ID))
+	require.NotEmpty(t, st.Players[1].SealedOrders)
 	leaks("bob submitted")
 	out = g.must(alice, "orders", map[string]any{"orders": buy(0, hexdice.Marine), "submit": true})
 	require.Equal(t, true, out["result"].(map[string]any)["resolved"])
 	st, _ = g.state()
 	require.Equal(t, 2, st.Round)
 	require.Len(t, st.Troops, 2, "both buys resolved")
+	for _, p := range st.Players {
+		require.Empty(t, p.SealedOrders, "the round's orders are revealed, no longer kept")
+	}
 	revealed := 0
 	for _, e := range out["events"].([]any) {
 		if e.(map[string]any)["type"] == hexdice.EventOrdersRevealed {

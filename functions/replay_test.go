@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/domain/dashdice"
 	"github.com/meeple-games/meeple/domain/tilerace"
 	"github.com/meeple-games/meeple/store"
@@ -277,20 +278,26 @@ func TestReplayEveryGame(t *testing.T) {
 				require.Equal(t, http.StatusOK, code, "%v", out)
 				n := randomPlay(t, s, "HexDice", id, []player{host, guest}, uint64(30+i), 150)
 				check(t, s, eve, "HexDice", id, []player{host, guest}, n)
-				// Hidden orders never reach a readable document: an orders step
-				// of the game's log or history carries its payload only when
-				// the same step reveals them (the submission that resolved
-				// the round, which writes the game document alone).
-				orders, kept := 0, 0
+				// Hidden orders never reach a readable document as text: an
+				// orders step of the game's log or history carries its payload
+				// sealed (domain.Plan.Secret), which the replay opened with
+				// the published seed, or in the clear only when the same step
+				// reveals them.
+				orders, kept, sealed := 0, 0, 0
 				for _, st := range loggedSteps(t, s, id) {
 					if st["type"] != "orders" {
 						continue
 					}
 					orders++
-					if _, ok := st["p"]; !ok {
+					p, ok := st["p"].(string)
+					if !ok {
 						continue
 					}
 					kept++
+					if domain.IsSealed(p) {
+						sealed++
+						continue
+					}
 					actor := st["actor"].(map[string]any)["id"]
 					revealed := false
 					for _, e := range st["events"].([]any) {
@@ -301,7 +308,8 @@ func TestReplayEveryGame(t *testing.T) {
 				}
 				if mode == "simultaneous" {
 					require.Positive(t, orders, "the simultaneous game had orders")
-					require.Positive(t, kept, "a resolving submission kept in the game document")
+					require.Positive(t, kept, "orders actions kept in the game document")
+					require.Positive(t, sealed, "their payloads sealed")
 				}
 			}
 		})

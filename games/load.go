@@ -1083,7 +1083,7 @@ func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		whole wholeGames
 	}{
 		{mode: hexdice.Alternating, games: 3, what: "games, alternating, Small map"},
-		{mode: hexdice.Simultaneous, games: 3, what: "games, simultaneous, Small map (each round's orders are documents of their own)"},
+		{mode: hexdice.Simultaneous, games: 3, what: "games, simultaneous, Small map (each round's orders sealed in the game document)"},
 		{mode: hexdice.Alternating, fog: true, games: 2, what: "games with fog of war, alternating, Small map"},
 		{mode: hexdice.Simultaneous, fog: true, games: 2, what: "games with fog of war, simultaneous, Small map"},
 	}

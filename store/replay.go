@@ -463,11 +463,20 @@ func (r *replayer) begin(start replayStart) (Frame, error) {
 	return r.frame(0, c.At, domain.ActionCreate, c.Actor.Name, append([]FrameStep{{Type: domain.ActionCreate, Actor: actorMap(c.Actor), Events: json.RawMessage("[]")}}, steps...))
 }
 
-// actionOf is a recorded input as the action to run.
+// actionOf is a recorded input as the action to run; a payload sealed
+// while the game was played (domain.Plan.Secret) is opened with its seed.
+// One that does not open runs empty, and the replay tells where it
+// diverged.
 func (r *replayer) actionOf(in replayInput, typ string) domain.Action {
 	p := json.RawMessage("{}")
 	if in.P != "" {
 		p = json.RawMessage(in.P)
+	}
+	if domain.IsSealed(in.P) {
+		p = json.RawMessage("{}")
+		if plain, err := domain.NewSeededSealer(r.seed).Open(domain.PayloadLabel(in.Actor.ID), in.P); err == nil {
+			p = plain
+		}
 	}
 	if in.Type != "" {
 		typ = in.Type
@@ -478,7 +487,7 @@ func (r *replayer) actionOf(in replayInput, typ string) domain.Action {
 // env is the Env of an action run at now: the game's seeded dice.
 func (r *replayer) env(now time.Time) domain.Env {
 	seed := r.seed
-	return domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return domain.NewSeededDice(seed, seq) }}
+	return domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return domain.NewSeededDice(seed, seq) }, Seal: domain.NewSeededSealer(seed)}
 }
 
 // action replays one recorded action (its steps in group) and returns its

@@ -211,16 +211,27 @@ func (at *attempt) ownStep(s domain.Step) bool {
 }
 
 // inlinePayload is what the log step of s keeps of the action's payload:
-// on the action's own step of an action kept in the game document alone.
-func (at *attempt) inlinePayload(s domain.Step) string {
+// on the action's own step of an action kept in the game document alone;
+// sealed under the game's key when it is its actor's secret
+// (domain.Plan.Secret), which a replay opens with the published seed.
+//
+// Errors: the seed's read.
+func (at *attempt) inlinePayload(s domain.Step) (string, error) {
 	if !at.ownStep(s) || !at.keptInGame() {
-		return ""
+		return "", nil
 	}
 	p := replayPayload(at.x.req.Action.Payload)
 	if len(p) > maxRecordedPayload {
-		return ""
+		return "", nil
 	}
-	return p
+	if p == "" || !at.x.plan.Secret {
+		return p, nil
+	}
+	sealer, err := (&lazySealer{load: at.seed}).sealer()
+	if err != nil {
+		return "", err
+	}
+	return sealer.Seal(domain.PayloadLabel(at.x.req.Action.Actor.ID), []byte(p)), nil
 }
 
 // inlineRoots is what the log step of s keeps of the documents outside the

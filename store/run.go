@@ -240,7 +240,7 @@ func (x *execution) run(ctx context.Context, tx txn, now time.Time) (*attempt, e
 	} else {
 		at.seed = st.seedLoader(tx, gameID, at.rs.room)
 	}
-	env := domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return &lazyDice{load: at.seed, seq: seq} }, Stop: st.stopper(ctx)}
+	env := domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return &lazyDice{load: at.seed, seq: seq} }, Seal: &lazySealer{load: at.seed}, Stop: st.stopper(ctx)}
 	if x.plan.Scope == domain.ScopeCreate {
 		at.room = st.roomCode()
 		env.New = &domain.Created{GameID: gameID, RoomCode: at.room, SeedHash: domain.SeedHash(x.seed)}
@@ -400,7 +400,10 @@ func (at *attempt) write() error {
 		if err != nil {
 			return err
 		}
-		ls.P, ls.Roots = at.inlinePayload(s), at.inlineRoots(s) // replay.go
+		if ls.P, err = at.inlinePayload(s); err != nil { // replay.go
+			return err
+		}
+		ls.Roots = at.inlineRoots(s)
 		logged = append(logged, ls)
 	}
 	if writesGame {
@@ -811,6 +814,12 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 	}
 	gameID := x.req.GameID
 	hash := requestHash(x.entry.Game.Kind(), a)
+	if x.plan.Secret && x.plan.Scope == domain.ScopeGame {
+		var err error
+		if hash, err = st.secretHash(ctx, gameID, hash); err != nil {
+			return nil, err
+		}
+	}
 	var reply json.RawMessage
 	fast := x.batchable()
 	odds := countsOf[warmOdds](&st.warmOdds, x.key())
@@ -1137,6 +1146,74 @@ type lazyDice struct {
 	load func() (string, error)
 	seq  int64
 	d    *domain.SeededDice
+}
+
+// secretHash is the request hash kept for an action whose payload is a
+// secret (domain.Plan.Secret): a Digest of hash under the game's seal key,
+// which is kept where its opponents read (the game document's log) and
+// which they cannot test guesses of the payload against. The seed is read
+// outside the transaction when this instance has not read it yet: the
+// game document, for its room, and its server-only document (2 reads, once
+// per game and instance). A game that is not found keeps hash: the action
+// is refused anyway.
+func (st *Store) secretHash(ctx context.Context, gameID, hash string) (string, error) {
+	seed, ok := st.seeds.get(gameID)
+	if !ok {
+		get := func(ref *firestore.DocumentRef) (*firestore.DocumentSnapshot, error) { return ref.Get(ctx) }
+		game, err := get(st.gameRef(gameID))
+		if notFound(err) {
+			return hash, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		snap, err := st.serverDoc(get, gameID, roomOfFields(game.Data()))
+		if notFound(err) {
+			return hash, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if seed, _ = snap.Data()[fSeed].(string); seed == "" {
+			return "", errors.New("store: game has no seed")
+		}
+		st.seeds.put(gameID, seed)
+	}
+	return domain.NewSeededSealer(seed).Digest([]byte(hash)), nil
+}
+
+// lazySealer is lazyDice's counterpart for domain.Env.Seal: the seed is read
+// when the rules first seal or open a secret.
+type lazySealer struct {
+	load func() (string, error)
+	s    *domain.SeededSealer
+}
+
+func (l *lazySealer) sealer() (*domain.SeededSealer, error) {
+	if l.s == nil {
+		seed, err := l.load()
+		if err != nil {
+			return nil, err
+		}
+		l.s = domain.NewSeededSealer(seed)
+	}
+	return l.s, nil
+}
+
+func (l *lazySealer) Seal(label string, plain []byte) string {
+	s, err := l.sealer()
+	if err != nil {
+		panic(seedLoadFailed{err})
+	}
+	return s.Seal(label, plain)
+}
+
+func (l *lazySealer) Open(label, sealed string) ([]byte, error) {
+	s, err := l.sealer()
+	if err != nil {
+		return nil, err
+	}
+	return s.Open(label, sealed)
 }
 
 func (l *lazyDice) Roll(sides int) int {

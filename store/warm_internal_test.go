@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"testing"
 	"time"
 
@@ -12,7 +11,6 @@ import (
 	"google.golang.org/api/option"
 
 	"github.com/meeple-games/meeple/domain"
-	"github.com/meeple-games/meeple/domain/hexdice"
 	"github.com/meeple-games/meeple/domain/pig"
 	"github.com/meeple-games/meeple/store/fsemu"
 	"github.com/meeple-games/meeple/store/storetest"
@@ -501,49 +499,4 @@ func TestWarmCopyAnswersAskedCalls(t *testing.T) {
 	require.Equal(t, want.Result, r.Result)
 	_, _, err = legal(a, &v)
 	require.Equal(t, domain.ECONFLICT, domain.ErrorCode(err), "asked at a version the game has left: %v", err)
-}
-
-// TestOwnJournalCopyIsWhatAReadReturns: a player's own journal document (a
-// Hex & Dice player's orders) kept warm by the instance that wrote it is,
-// after every draft, the document a read returns, to the field and the
-// update time: orders that gain and lose a buy, records appended, the list
-// moved and started again.
-func TestOwnJournalCopyIsWhatAReadReturns(t *testing.T) {
-	f := newWarmFixture(t)
-	in := f.instanceOf(t, domain.Registry{{Game: hexdice.NewPlatformGame(), Function: "HexDice"}})
-	ctx := context.Background()
-	do := func(who domain.Actor, gameID, id, typ, payload string) Reply {
-		t.Helper()
-		req := Request{Kind: hexdice.Kind, GameID: gameID, Action: domain.Action{ID: id, Type: typ, Actor: who, Payload: json.RawMessage(payload)}}
-		if typ == domain.ActionCreate {
-			req.Seed = "own-journal"
-		}
-		out, _, err := Run(ctx, in.st, req)
-		require.NoError(t, err, "%s %s", typ, id)
-		var r Reply
-		require.NoError(t, json.Unmarshal(out, &r))
-		return r
-	}
-	id := do(warmAnn, "", "c", domain.ActionCreate, `{"size":"small","mode":"simultaneous","mapSeed":"s1"}`).GameID
-	do(warmBob, id, "j", hexdice.ActionJoin, `{}`)
-	var g hexdice.Game
-	_, err := in.st.GameState(ctx, id, &g)
-	require.NoError(t, err)
-	m, err := hexdice.Rules{}.MapOf(g)
-	require.NoError(t, err)
-	buy := hexdice.BuyOptions(g, m, 0)[0].Hex
-	path := colGames + "/" + id + "/orders/" + warmAnn.ID
-	for i := range JournalKeep + 4 {
-		orders := `{"orders":{},"submit":false}`
-		if i%2 == 0 {
-			orders = fmt.Sprintf(`{"orders":{"buys":[{"unit":"marine","q":%d,"r":%d}]},"submit":false}`, buy.Q, buy.R)
-		}
-		do(warmAnn, id, fmt.Sprint("d", i), hexdice.ActionOrders, orders)
-		copied, updated, ok := in.st.warm.get(path)
-		require.True(t, ok, "draft %d: the instance keeps the orders", i)
-		snap, err := in.fs.Doc(path).Get(ctx)
-		require.NoError(t, err)
-		require.Equal(t, snap.Data(), copied, "draft %d: the copy is the document", i)
-		require.True(t, snap.UpdateTime.Equal(updated), "draft %d: and its update time", i)
-	}
 }

@@ -68,8 +68,15 @@ type Player struct {
 	// majority of all structures held (ruling 10).
 	Dominance int `json:"dominance"`
 	// Submitted: simultaneous mode, the player's orders for this round are
-	// locked in. The orders themselves are never in the game state.
+	// locked in. The orders themselves are never in the game state as
+	// text anyone can read.
 	Submitted bool `json:"submitted,omitempty"`
+	// SealedOrders: simultaneous mode, the player's saved or submitted
+	// orders for this round sealed by the platform (domain.Sealer, keyed by
+	// the game's seed, which stays secret while the game is played): only
+	// the server opens them. Empty when the player saved none this round,
+	// and once the round resolves or the game ends.
+	SealedOrders string `json:"sealedOrders,omitempty"`
 	// LastSeen is the last heartbeat or action of the player.
 	LastSeen time.Time `json:"lastSeen,omitzero"`
 	// DisconnectedAt is set while the player is disconnected: since when.

@@ -2,6 +2,7 @@ package hexdice
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -9,9 +10,10 @@ import (
 )
 
 // Orders are one player's orders for a round of simultaneous mode. They are
-// private: the platform keeps them in a per-player document the opponent
-// cannot read, and passes them back to the rules through Rules.Orders. They
-// become public (EventOrdersRevealed) when the round resolves.
+// private: sealed in the game (Player.SealedOrders, Env.Seal), which the
+// opponent reads but cannot open, or, without a sealer, passed back to the
+// rules through Rules.Orders. They become public (EventOrdersRevealed) when
+// the round resolves.
 type Orders struct {
 	// Round is the round the orders are for; the rules ignore orders of any
 	// other round, so a stored document needs no cleaning up.
@@ -40,22 +42,26 @@ type BuyOrder struct {
 // maxBuys bounds the buys of one order set.
 const maxBuys = 50
 
-// OrdersResult is the result of the "orders" action. The platform must
-// store Orders, as it is, in the acting player's private orders document
-// (replacing what was there) in the same transaction as the game.
+// OrdersResult is the result of the "orders" action. Orders are what the
+// action stored, kept out of its reply: the reply of an action that writes
+// nothing but the game document is kept in it for retries, where the
+// opponent reads it. Sealed says they are sealed in the game; otherwise
+// (no Env.Seal) whoever runs the rules keeps them for the next call's
+// Rules.Orders (PrivateOrders).
 type OrdersResult struct {
 	Seat      Seat   `json:"seat"`
 	PlayerID  string `json:"playerId"`
-	Orders    Orders `json:"orders"`
+	Orders    Orders `json:"-"`
+	Sealed    bool   `json:"-"`
 	Submitted bool   `json:"submitted"`
 	Resolved  bool   `json:"resolved"` // both had submitted: the round resolved
 }
 
-// PrivateOrders returns the orders an outcome asks the platform to store,
-// by the id of the player whose private document they go in.
+// PrivateOrders returns the orders an outcome of rules run without a sealer
+// leaves to their caller to keep, by the id of the player they are of.
 func PrivateOrders(out domain.Outcome) (playerID string, o Orders, ok bool) {
 	r, ok := out.Result.(OrdersResult)
-	if !ok {
+	if !ok || r.Sealed {
 		return "", Orders{}, false
 	}
 	return r.PlayerID, r.Orders, true
@@ -248,17 +254,59 @@ func (s *step) orders(a domain.Actor, p []byte) error {
 			res.Resolved = true
 		}
 	}
+	if !res.Resolved && s.seal != nil {
+		text, err := json.Marshal(o)
+		if err != nil {
+			return domain.Errorf(domain.EINTERNAL, "orders: %v", err)
+		}
+		s.g.Players[seat].SealedOrders = s.seal.Seal(a.ID, text)
+		res.Sealed = true
+	}
 	s.result = res
 	return nil
 }
 
-// storedOrders returns the submitted orders of seat from Rules.Orders.
+// savedOrders returns seat's orders as kept: sealed in the game, or passed
+// in Rules.Orders (found false: neither).
+//
+// Errors: EINTERNAL (sealed orders that do not open or decode).
+func (s *step) savedOrders(seat Seat) (o Orders, found bool, err error) {
+	p := s.g.Players[seat]
+	if p.SealedOrders == "" {
+		o, found = s.private[p.ID]
+		return o, found, nil
+	}
+	if s.seal == nil {
+		return Orders{}, false, domain.Errorf(domain.EINTERNAL, "player %s's orders are sealed and the rules were given no sealer", p.ID)
+	}
+	text, err := s.seal.Open(p.ID, p.SealedOrders)
+	if err != nil {
+		return Orders{}, false, err
+	}
+	if err := json.Unmarshal(text, &o); err != nil {
+		return Orders{}, false, domain.Errorf(domain.EINTERNAL, "player %s's sealed orders: %v", p.ID, err)
+	}
+	return o, true, nil
+}
+
+// clearSealed drops the sealed orders: a round that resolves has revealed
+// them, and a game that ends publishes the seed that opens them.
+func (s *step) clearSealed() {
+	for i := range s.g.Players {
+		s.g.Players[i].SealedOrders = ""
+	}
+}
+
+// storedOrders returns the submitted orders of seat (savedOrders).
 func (s *step) storedOrders(seat Seat) (Orders, error) {
 	id := s.g.Players[seat].ID
-	o, ok := s.private[id]
+	o, ok, err := s.savedOrders(seat)
+	if err != nil {
+		return Orders{}, err
+	}
 	if !ok || o.Round != s.g.Round || !o.Submitted {
 		return Orders{}, domain.Errorf(domain.EINTERNAL,
-			"player %s submitted orders for round %d but they were not passed in: load the private orders into Rules.Orders", id, s.g.Round)
+			"player %s submitted orders for round %d but they are neither sealed in the game nor passed in Rules.Orders", id, s.g.Round)
 	}
 	return o, nil
 }
@@ -277,7 +325,10 @@ func (s *step) autoSubmit() error {
 			both[seat] = o
 			continue
 		}
-		o := s.private[s.g.Players[seat].ID]
+		o, _, err := s.savedOrders(seat)
+		if err != nil {
+			return err
+		}
 		if o.Round != s.g.Round {
 			o = Orders{}
 		}
@@ -320,6 +371,7 @@ func (s *step) resolve(both [2]Orders) error {
 	for seat := Seat(0); seat < 2; seat++ {
 		s.emit(seat, EventOrdersRevealed, OrdersRevealedData{Seat: seat, Orders: normalize(both[seat], s.g.Round, true)})
 	}
+	s.clearSealed()
 	// Who stood where when the orders were given: attacks follow their target.
 	aimedAt := map[Hex]int{}
 	for _, t := range s.g.Troops {

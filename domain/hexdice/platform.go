@@ -65,6 +65,10 @@ type Preview struct {
 	// units its coins cover (the shop panel); empty for a spectator.
 	Buys  []BuyOption   `json:"buys"`
 	Troop *TroopPreview `json:"troop,omitempty"`
+	// Orders are the caller's own orders saved or submitted this round
+	// (simultaneous mode), as sealed in the game: what a page reloaded in
+	// the planning phase shows. Absent when there are none.
+	Orders *Orders `json:"orders,omitempty"`
 }
 
 // TroopPreview is one troop's preview: the blue and red highlights.
@@ -86,11 +90,13 @@ type TroopPreview struct {
 // (Rules through domain.Single) plus
 //
 //   - the map document, written once at create from Map.JSON();
-//   - simultaneous mode's private orders: an "orders" action's orders go to
-//     the player's orders document; an action that resolves a round (the
-//     second submission, or the planning timer) reads the documents it needs
-//     first (NeedDocs, as snapshots) and hands them to the rules
-//     (Rules.WithOrders);
+//   - simultaneous mode's private orders: an "orders" action seals them
+//     into the game document (Player.SealedOrders, with the platform's
+//     Env.Seal), so it writes the game document alone; an action that
+//     resolves a round opens them there. A game from before the seal kept a
+//     player's orders in orders/{playerId}: an action that resolves a round
+//     reads that document for a player who submitted and has none sealed
+//     (NeedDocs, as a snapshot) and hands it to the rules (Rules.WithOrders);
 //   - the "preview" action and the quick-match queue.
 //
 // Maps is the map source (nil: DefaultMaps). Wrap, when set, wraps the rules
@@ -117,7 +123,7 @@ func (PlatformGame) Slots() []domain.Slot {
 		{Name: SlotMap, Path: "public/map", Type: MapJSON{}, Access: domain.ReadPublic,
 			Doc: "the map: every hex's terrain and the structures' starting sites, written once at create"},
 		{Name: SlotOrders, Path: "orders/{key}", Type: Orders{}, Access: domain.ReadOwner, Journal: true,
-			Doc: "simultaneous mode: a player's saved or submitted orders, keyed by player id, and the records of that player's orders actions (its journal); that player only"},
+			Doc: "simultaneous mode, games from before the orders were sealed in the game document: a player's saved or submitted orders, keyed by player id, and the records of that player's orders actions (its journal); that player only; no longer written"},
 	}
 	return append(slots, domain.HiddenSlots()...)
 }
@@ -209,7 +215,11 @@ func (p PlatformGame) Plan(a domain.Action) (domain.Plan, error) {
 			return domain.Plan{}, err
 		}
 	}
-	return p.single(nil).Plan(a)
+	plan, err := p.single(nil).Plan(a)
+	// The orders are the player's secret until the round resolves: the
+	// platform keeps the payload sealed in the log, and its hash keyed.
+	plan.Secret = a.Type == ActionOrders
+	return plan, err
 }
 
 // create makes a room: every room gets a room code (the seed's "invite a
@@ -237,20 +247,6 @@ func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domai
 	if err != nil {
 		return domain.Change{}, err
 	}
-	own := domain.Doc(SlotOrders, a.Actor.ID)
-	if doc.State.keepsOwn(a, env.Now) && !d.Asked(own) {
-		// The document is the player's own journal (domain.Slot Journal):
-		// the action's record waits there with the orders, rather than in
-		// a record document of its own (issue 22: 2 writes where it took
-		// 3). Read first, as a snapshot, so the records waiting there are
-		// kept and a concurrent writer makes this run again; asked before
-		// the rules run, so they run once. (The planning timer's action
-		// has it among the orders it reads; a fog game's record goes to
-		// its game-wide journal, which the action writes anyway. A write
-		// of it unread would keep its records all the same: the store
-		// merges it.)
-		return domain.Change{}, domain.Need(domain.Read{DocID: own, Snapshot: true})
-	}
 	single := p.single(orders)
 	switch a.Type {
 	case ActionPreview:
@@ -260,22 +256,7 @@ func (p PlatformGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domai
 			return ch, err
 		}
 	}
-	ch, err := single.Run(d, a, env)
-	if err != nil {
-		return domain.Change{}, err
-	}
-	if a.Type == ActionOrders {
-		// The orders wait in the player's own document until the round
-		// resolves. The submission that resolves it stores none: its orders
-		// are played at once and revealed in the round's events (nothing
-		// reads an orders document of a past round), so it writes the game
-		// document alone, like any one-document action (issue 22: one write
-		// where it took three, with its action record).
-		if res, ok := ch.Result.(OrdersResult); ok && !res.Resolved {
-			ch.Writes = append(ch.Writes, domain.Write{DocID: own, Value: res.Orders})
-		}
-	}
-	return ch, nil
+	return single.Run(d, a, env)
 }
 
 // runCreate creates the game (domain.Single) and writes its map document.
@@ -300,65 +281,41 @@ func (p PlatformGame) runCreate(d domain.Docs, a domain.Action, env domain.Env) 
 	return ch, nil
 }
 
-// ordersView is what Run reads of the game state to know which private
-// orders an action needs.
+// ordersView is what Run reads of the game state to know which stored
+// orders documents an action needs.
 type ordersView struct {
-	Fog          bool      `json:"fog"`
 	Phase        Phase     `json:"phase"`
 	Mode         TurnMode  `json:"mode"`
 	TurnDeadline time.Time `json:"turnDeadline"`
 	Players      []struct {
-		ID        string `json:"id"`
-		Submitted bool   `json:"submitted"`
+		ID           string `json:"id"`
+		Submitted    bool   `json:"submitted"`
+		SealedOrders string `json:"sealedOrders"`
 	} `json:"players"`
 }
 
 // needs lists the players whose orders documents action a needs on this
-// game at now: in simultaneous play, both when the planning deadline has
-// passed (it resolves the round with what they saved), and the others who
-// have submitted when a submits its orders (the last submission
-// resolves). Nothing else reads them: not a draft, not any other action.
+// game at now: those of a game from before the seal, who submitted orders
+// this round and have none sealed in the game, when their orders are
+// played: the planning deadline has passed, or a submits its orders (the
+// last submission resolves). A player who only saved a draft there when
+// the seal came loses it to the timer (the round plays no orders of
+// theirs); every other game needs none.
 func (v ordersView) needs(a domain.Action, now time.Time) []string {
 	if v.Mode != Simultaneous || v.Phase != PhasePlaying {
 		return nil
 	}
-	due := v.due(now)
-	submitting := a.Type == ActionOrders && !due && submits(a)
+	due := !v.TurnDeadline.IsZero() && !now.Before(v.TurnDeadline)
+	if !due && (a.Type != ActionOrders || !submits(a)) {
+		return nil
+	}
 	var ids []string
 	for _, p := range v.Players {
-		if due || (submitting && p.Submitted && p.ID != a.Actor.ID) {
+		if p.Submitted && p.SealedOrders == "" && (due || p.ID != a.Actor.ID) {
 			ids = append(ids, p.ID)
 		}
 	}
 	return ids
-}
-
-// keepsOwn reports whether action a on this game at now stores the actor's
-// orders without resolving the round (a draft, or a submission the other
-// player has not answered), so it writes the actor's own orders document,
-// its journal, which it reads first (Run); not in a fog game, whose records
-// go to its game-wide journal.
-func (v ordersView) keepsOwn(a domain.Action, now time.Time) bool {
-	if a.Type != ActionOrders || v.Fog || v.Mode != Simultaneous || v.Phase != PhasePlaying {
-		return false
-	}
-	if v.due(now) {
-		return false // the timer resolves the round first
-	}
-	if !submits(a) {
-		return true
-	}
-	for _, p := range v.Players {
-		if p.ID != a.Actor.ID && p.Submitted {
-			return false // this submission resolves the round
-		}
-	}
-	return true
-}
-
-// due reports whether the planning deadline has passed at now.
-func (v ordersView) due(now time.Time) bool {
-	return !v.TurnDeadline.IsZero() && !now.Before(v.TurnDeadline)
 }
 
 // submits reports whether orders action a submits: only that, the rules
@@ -372,10 +329,8 @@ func submits(a domain.Action) bool {
 }
 
 // privateOrders returns the orders documents of players ids, asking for
-// those not read yet. They are read as snapshots: whoever writes an orders
-// document rewrites the game document in the same transaction, and that
-// write is conditional on the game document being unchanged, so orders read
-// here cannot be stale when this action commits.
+// those not read yet. They are read as snapshots: nothing writes them any
+// more (the orders of a player who submitted are final).
 //
 // Errors: *NeedDocs, EINTERNAL (a document that does not decode).
 func privateOrders(d domain.Docs, ids []string) (map[string]Orders, error) {
@@ -477,12 +432,24 @@ func (p PlatformGame) preview(single domain.Game, d domain.Docs, a domain.Action
 	if err != nil {
 		return domain.Change{}, err
 	}
+	seat := g.SeatOf(a.Actor.ID)
+	var own *Orders
+	if seat >= 0 && g.Phase == PhasePlaying && g.Players[seat].SealedOrders != "" {
+		o, _, err := (&step{g: g, seal: env.Seal}).savedOrders(seat)
+		if err != nil {
+			return domain.Change{}, err
+		}
+		if o.Round == g.Round {
+			own = &o
+		}
+	}
 	// Under fog the preview answers from what the caller sees.
-	g = Mask(g, m, g.SeatOf(a.Actor.ID))
+	g = Mask(g, m, seat)
 	res, err := PreviewOf(g, m, a.Actor, req)
 	if err != nil {
 		return domain.Change{}, err
 	}
+	res.Orders = own
 	ch.Result = res
 	return ch, nil
 }

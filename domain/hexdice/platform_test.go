@@ -107,12 +107,13 @@ func TestCreateWritesTheMapOnce(t *testing.T) {
 	}
 }
 
-// TestOrdersStayInTheirDocuments: in simultaneous mode an orders action
-// writes the player's own orders document (never the opponent's), the game
-// state only says who submitted, the last submission reads the other's
-// document (only then) and resolves, and the planning timer reads both and
+// TestOrdersAreSealedInTheGame: in simultaneous mode an orders action
+// writes the game document alone, its orders sealed there (domain.Sealer)
+// where the opponent cannot read them; no action reads an orders document;
+// the caller's preview gives back its own orders and nobody else's; the
+// round's resolution opens them, and clears them; the planning timer
 // submits a saved draft as it is.
-func TestOrdersStayInTheirDocuments(t *testing.T) {
+func TestOrdersAreSealedInTheGame(t *testing.T) {
 	w, log := newLoggedWorld(t)
 	do(t, w, alice, domain.ActionCreate, `{"size":"small","mode":"simultaneous","turnSeconds":60,"mapSeed":"s1"}`)
 	do(t, w, bob, ActionJoin, `{}`)
@@ -124,26 +125,45 @@ func TestOrdersStayInTheirDocuments(t *testing.T) {
 		b, _ := json.Marshal(map[string]any{"orders": Orders{Buys: []BuyOrder{{Unit: Marine, Hex: h}}}, "submit": submit})
 		return string(b)
 	}
-	aliceDoc, bobDoc := domain.Doc(SlotOrders, alice.ID), domain.Doc(SlotOrders, bob.ID)
+	hidden := func(what string) {
+		t.Helper()
+		raw := string(w.Docs[domain.GameDocID])
+		require.NotContains(t, raw, `"buys"`, "orders never reach the game document as text (%s)", what)
+		require.NotContains(t, raw, `"unit"`, what)
+		for id := range w.Docs {
+			require.NotEqual(t, SlotOrders, id.Slot, "no orders document is written (%s)", what)
+		}
+	}
+	own := func(who domain.Actor) *Orders {
+		t.Helper()
+		return do(t, w, who, ActionPreview, `{}`).Result.(Preview).Orders
+	}
 
-	// A draft: alice's document only; the state says nothing of it.
+	// A draft: the game document only, alice's orders sealed in it.
 	log.reads = map[string][]domain.Read{}
 	w.Now = w.Now.Add(time.Second)
 	ch := do(t, w, alice, ActionOrders, orders(buyA, false))
-	require.Len(t, ch.Writes, 2, "the game document and alice's orders")
-	saved, ok := docOf[Orders](t, w, aliceDoc)
-	require.True(t, ok)
-	require.Equal(t, 1, saved.Round)
-	require.False(t, saved.Submitted)
-	_, ok = w.Docs[bobDoc]
-	require.False(t, ok)
-	require.NotContains(t, string(w.Docs[domain.GameDocID]), `"buys"`, "orders never reach the game document")
-	require.Equal(t, []string{alice.ID}, ordersReads(log), "a draft reads no orders but the player's own (its journal: domain.Slot.Journal)")
+	require.Len(t, ch.Writes, 1, "the game document alone")
+	res := ch.Result.(OrdersResult)
+	reply, _ := json.Marshal(res)
+	require.NotContains(t, string(reply), "marine", "the reply, kept in the game document for retries, carries no orders")
+	g = worldGame(t, w)
+	require.NotEmpty(t, g.Players[0].SealedOrders)
+	require.Empty(t, g.Players[1].SealedOrders)
+	hidden("draft")
+	require.Empty(t, ordersReads(log))
+	mine := own(alice)
+	require.NotNil(t, mine, "alice's preview gives her draft back")
+	require.Equal(t, []BuyOrder{{Unit: Marine, Hex: buyA}}, mine.Buys)
+	require.Equal(t, 1, mine.Round)
+	require.False(t, mine.Submitted)
+	require.Nil(t, own(bob), "bob's gives nothing of hers")
+	require.Nil(t, own(domain.Actor{ID: "carol", Name: "Carol"}), "nor a spectator's")
 
-	// Bob submits first: his document; alice's is not read.
-	log.reads = map[string][]domain.Read{}
+	// Bob submits first: sealed too; the submission event says who, not what.
 	w.Now = w.Now.Add(time.Second)
 	ch = do(t, w, bob, ActionOrders, orders(buyB, true))
+	require.Len(t, ch.Writes, 1)
 	require.False(t, ch.Result.(OrdersResult).Resolved)
 	require.True(t, worldGame(t, w).Players[1].Submitted)
 	for _, e := range ch.Events() {
@@ -153,39 +173,87 @@ func TestOrdersStayInTheirDocuments(t *testing.T) {
 			require.NotContains(t, string(b), "marine", "the submission event never carries the orders")
 		}
 	}
-	require.Equal(t, []string{bob.ID}, ordersReads(log), "his own only")
+	hidden("submission")
+	require.True(t, own(bob).Submitted)
 
-	// Alice changes her draft: still nothing of bob's is read.
-	log.reads = map[string][]domain.Read{}
+	// Alice changes her draft, then submits: the round resolves with bob's
+	// orders, opened from the game; nothing is read, nothing stays sealed.
 	w.Now = w.Now.Add(time.Second)
 	do(t, w, alice, ActionOrders, orders(buyA, false))
-	require.Equal(t, []string{alice.ID}, ordersReads(log), "a draft never reads the other's orders")
-
-	// Alice submits: the round resolves with bob's orders, read from his
-	// document (hers is not: the submission writes no orders).
-	log.reads = map[string][]domain.Read{}
 	w.Now = w.Now.Add(time.Second)
 	ch = do(t, w, alice, ActionOrders, orders(buyA, true))
 	require.True(t, ch.Result.(OrdersResult).Resolved)
-	require.Equal(t, []string{bob.ID}, ordersReads(log), "the last submission reads the other's orders")
-	require.Len(t, ch.Writes, 1, "the submission that resolves the round writes the game document alone: its orders are played and revealed")
+	require.Len(t, ch.Writes, 1)
+	require.Empty(t, ordersReads(log), "no action read an orders document")
 	g = worldGame(t, w)
 	require.Equal(t, 2, g.Round)
 	require.Len(t, g.Troops, 2, "both buys resolved")
+	for i, p := range g.Players {
+		require.Empty(t, p.SealedOrders, "seat %d: a resolved round's orders are revealed, not kept", i)
+	}
+	require.Nil(t, own(alice))
 
-	// The planning timer: alice saved a draft, bob nothing; both documents
-	// are read and alice's draft is submitted as it is.
+	// The planning timer: alice saved a draft, bob nothing; alice's draft is
+	// submitted as it is.
 	buyA = BuyOptions(g, m, 0)[0].Hex
 	w.Now = w.Now.Add(time.Second)
 	do(t, w, alice, ActionOrders, orders(buyA, false))
-	log.reads = map[string][]domain.Read{}
 	w.Now = g.TurnDeadline.Add(5 * time.Second)
-	ch = do(t, w, domain.System, domain.ActionAdvance, `{}`)
-	require.ElementsMatch(t, []string{alice.ID, bob.ID}, ordersReads(log))
+	do(t, w, domain.System, domain.ActionAdvance, `{}`)
+	require.Empty(t, ordersReads(log))
 	g = worldGame(t, w)
 	require.Equal(t, 3, g.Round)
 	require.Len(t, g.Troops, 3, "alice's draft was submitted at the deadline")
 	require.Equal(t, g.TurnDeadline, w.Now.Add(-5*time.Second).Add(60*time.Second), "the next round is counted from the deadline")
+
+	// The game's end clears what was sealed: the seed, which opens it, is
+	// published at the end. (Bob, silent, forfeits.)
+	w.Now = w.Now.Add(time.Second)
+	do(t, w, alice, ActionOrders, orders(BuyOptions(g, m, 0)[0].Hex, false))
+	require.NotEmpty(t, worldGame(t, w).Players[0].SealedOrders)
+	w.Now = w.Now.Add(5 * time.Minute)
+	do(t, w, domain.System, domain.ActionAdvance, `{}`)
+	g = worldGame(t, w)
+	require.Equal(t, PhaseOver, g.Phase)
+	require.Empty(t, g.Players[0].SealedOrders)
+}
+
+// TestOrdersOfGamesBeforeTheSeal: a game from before the seal kept a
+// submitted player's orders in orders/{playerId}; the submission that
+// resolves the round reads that document (and only it), and so does the
+// planning timer.
+func TestOrdersOfGamesBeforeTheSeal(t *testing.T) {
+	for _, by := range []string{"submission", "timer"} {
+		t.Run(by, func(t *testing.T) {
+			w, log := newLoggedWorld(t)
+			do(t, w, alice, domain.ActionCreate, `{"size":"small","mode":"simultaneous","turnSeconds":60,"mapSeed":"s1"}`)
+			do(t, w, bob, ActionJoin, `{}`)
+			g := worldGame(t, w)
+			m, err := Rules{}.MapOf(g)
+			require.NoError(t, err)
+			// Bob submitted before the seal: his game says so, his document holds them.
+			var doc map[string]any
+			require.NoError(t, json.Unmarshal(w.Docs[domain.GameDocID], &doc))
+			doc["state"].(map[string]any)["players"].([]any)[1].(map[string]any)["submitted"] = true
+			w.Docs[domain.GameDocID], _ = json.Marshal(doc)
+			old, _ := json.Marshal(Orders{Round: 1, Submitted: true, Buys: []BuyOrder{{Unit: Marine, Hex: BuyOptions(g, m, 1)[0].Hex}}})
+			w.Docs[domain.Doc(SlotOrders, bob.ID)] = old
+
+			log.reads = map[string][]domain.Read{}
+			w.Now = w.Now.Add(time.Second)
+			if by == "submission" {
+				ch := do(t, w, alice, ActionOrders, `{"orders":{},"submit":true}`)
+				require.True(t, ch.Result.(OrdersResult).Resolved)
+			} else {
+				w.Now = g.TurnDeadline.Add(time.Second)
+				do(t, w, domain.System, domain.ActionAdvance, `{}`)
+			}
+			require.Equal(t, []string{bob.ID}, ordersReads(log))
+			g = worldGame(t, w)
+			require.Equal(t, 2, g.Round)
+			require.Len(t, g.Troops, 1, "bob's stored buy was played")
+		})
+	}
 }
 
 func ordersReads(log *readLog) []string {

@@ -10,11 +10,15 @@ import (
 //
 // Maps finds a game's map (nil: DefaultMaps, the process-wide cache).
 //
-// Orders is the hook for simultaneous mode's private orders: before calling
-// Apply or Expire on a simultaneous game, the platform loads both players'
-// private order documents and passes them here, by player id (use
-// WithOrders). The rules only read the orders of the game's current round,
-// so stale documents need no cleaning up. Alternating games ignore it.
+// Simultaneous mode's private orders: with Env.Seal (the platform always
+// passes one), an "orders" action seals the player's orders into the game
+// (Player.SealedOrders), and the round's resolution opens them. Without it
+// (the rules' own tests, a bot's search), and for a player with no sealed
+// orders, the rules take them from Orders, by player id (use WithOrders),
+// and an action that stores orders says so in its result (OrdersResult,
+// PrivateOrders): games from before the seal kept them in a document of
+// their own. The rules only read the orders of the game's current round.
+// Alternating games ignore both.
 type Rules struct {
 	Maps   MapSource
 	Orders map[string]Orders
@@ -108,6 +112,7 @@ type step struct {
 	now     time.Time
 	dice    domain.Dice
 	private map[string]Orders // Rules.Orders
+	seal    domain.Sealer     // Env.Seal: where orders are kept (nil: Rules.Orders)
 	events  []domain.Event
 	result  any
 	spawn   []domain.Spawn
@@ -138,6 +143,10 @@ func (s *step) emit(seat Seat, typ string, data any) {
 // done ends a step: fog memory updated, the state and its outcome.
 func (s *step) done() (Game, domain.Outcome, error) {
 	s.remember()
+	if s.g.Phase != PhasePlaying {
+		// The seed, which opens sealed orders, is published at the end.
+		s.clearSealed()
+	}
 	return s.g, s.outcome(), nil
 }
 
@@ -182,7 +191,7 @@ func (r Rules) Apply(g Game, a domain.Action, env domain.Env) (Game, domain.Outc
 		return g, domain.Outcome{}, err
 	}
 	s := newStep(g.clone(), m, env.Now, env.Dice)
-	s.private = r.Orders
+	s.private, s.seal = r.Orders, env.Seal
 	if err := h(s, a.Actor, a.Payload); err != nil {
 		return g, domain.Outcome{}, err
 	}
@@ -236,7 +245,7 @@ func (r Rules) Expire(g Game, env domain.Env) (Game, domain.Outcome, error) {
 		return g, domain.Outcome{}, err
 	}
 	s := newStep(g.clone(), m, deadline, env.Dice)
-	s.private = r.Orders
+	s.private, s.seal = r.Orders, env.Seal
 	if g.Phase == PhaseWaiting {
 		s.cancel("noOpponent")
 		return s.done()

@@ -83,7 +83,7 @@ func (w *World) Do(a domain.Action) (domain.Change, error) {
 	}
 	a.GameID = w.Games
 	d := domain.NewDocs()
-	env := domain.Env{Now: w.Now, DiceAt: func(seq int64) domain.Dice { return domain.NewSeededDice(w.Seed, seq) }}
+	env := domain.Env{Now: w.Now, DiceAt: func(seq int64) domain.Dice { return domain.NewSeededDice(w.Seed, seq) }, Seal: domain.NewSeededSealer(w.Seed)}
 	if plan.Scope == domain.ScopeCreate {
 		env.New = &domain.Created{GameID: w.Games, RoomCode: "ROOM42", SeedHash: domain.SeedHash(w.Seed)}
 	}

@@ -233,7 +233,7 @@ await run("games2", async (browser, metrics) => {
     await p.page.keyboard.press("Enter");
     await p.page.locator("#hd-orders-list li", { hasText: "buy a marine" }).waitFor();
     if (p === ann) {
-      // A saved draft survives a reload: it is read back from Ann's own orders document.
+      // A saved draft survives a reload: sealed in the game document, it comes back in Ann's own preview.
       await p.page.locator("#hd-orders-save").click();
       await p.page.locator("#hd-orders[data-saved]").waitFor();
       await p.page.reload();

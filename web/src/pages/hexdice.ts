@@ -44,6 +44,8 @@ interface Preview {
   canBuy: boolean;
   buys: (Hex & { units: string[] })[];
   troop?: { troop: number; canMove: boolean; canAttack: boolean; reachable: (Hex & { cost: number })[]; targets: Hex[] };
+  /** The caller's own orders saved this round (simultaneous mode). */
+  orders?: { round: number; submitted: boolean; troops?: { troop: number; move?: Hex; attack?: Hex }[]; buys?: (Hex & { unit: string })[] };
 }
 interface Plan {
   round: number;
@@ -498,11 +500,15 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
         }, { id: "hd-orders-clear" })),
     );
   }
-  /** The player's saved draft (games/{id}/orders/{me}, readable by that player only), once per page. */
+  /**
+   * The player's saved orders, once per page: sealed in the game document, which only the
+   * server opens, so they come from the caller's own `preview` (its `orders`).
+   */
   async function loadDraft() {
-    if (draftLoaded || !simultaneous() || mySeat() < 0) return;
+    if (draftLoaded || opts.source || !game || !simultaneous() || mySeat() < 0 || !st()?.players?.[mySeat()]?.sealedOrders) return;
     draftLoaded = true;
-    const o = ((await (opts.source ?? live).readDoc(s, id, `orders/${me}`).catch(() => undefined)) ?? null) as any;
+    const r = await ask<Preview>("HexDice", game.version, { gameId: id, type: "preview" }).catch(() => undefined);
+    const o = r?.result?.orders;
     if (!o || o.round !== st()?.round || plan.troops.size || plan.buys.length) return;
     for (const t of o.troops ?? []) plan.troops.set(t.troop, { move: t.move, attack: t.attack });
     plan.buys = o.buys ?? [];
