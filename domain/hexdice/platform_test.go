@@ -114,12 +114,7 @@ func TestCreateWritesTheMapOnce(t *testing.T) {
 // round's resolution opens them, and clears them; the planning timer
 // submits a saved draft as it is.
 func TestOrdersAreSealedInTheGame(t *testing.T) {
-	w, log := newLoggedWorld(t)
-	do(t, w, alice, domain.ActionCreate, `{"size":"small","mode":"simultaneous","turnSeconds":60,"mapSeed":"s1"}`)
-	do(t, w, bob, ActionJoin, `{}`)
-	g := worldGame(t, w)
-	m, err := Rules{}.MapOf(g)
-	require.NoError(t, err)
+	w, log, g, m := simultaneousWorld(t)
 	buyA, buyB := BuyOptions(g, m, 0)[0].Hex, BuyOptions(g, m, 1)[0].Hex
 	orders := func(h Hex, submit bool) string {
 		b, _ := json.Marshal(map[string]any{"orders": Orders{Buys: []BuyOrder{{Unit: Marine, Hex: h}}}, "submit": submit})
@@ -225,12 +220,7 @@ func TestOrdersAreSealedInTheGame(t *testing.T) {
 func TestOrdersOfGamesBeforeTheSeal(t *testing.T) {
 	for _, by := range []string{"submission", "timer"} {
 		t.Run(by, func(t *testing.T) {
-			w, log := newLoggedWorld(t)
-			do(t, w, alice, domain.ActionCreate, `{"size":"small","mode":"simultaneous","turnSeconds":60,"mapSeed":"s1"}`)
-			do(t, w, bob, ActionJoin, `{}`)
-			g := worldGame(t, w)
-			m, err := Rules{}.MapOf(g)
-			require.NoError(t, err)
+			w, log, g, m := simultaneousWorld(t)
 			// Bob submitted before the seal: his game says so, his document holds them.
 			var doc map[string]any
 			require.NoError(t, json.Unmarshal(w.Docs[domain.GameDocID], &doc))
@@ -254,6 +244,19 @@ func TestOrdersOfGamesBeforeTheSeal(t *testing.T) {
 			require.Len(t, g.Troops, 1, "bob's stored buy was played")
 		})
 	}
+}
+
+// simultaneousWorld is a small simultaneous game alice hosts and bob joined,
+// in round 1, with its map.
+func simultaneousWorld(t *testing.T) (*rulestest.World, *readLog, Game, *Map) {
+	t.Helper()
+	w, log := newLoggedWorld(t)
+	do(t, w, alice, domain.ActionCreate, `{"size":"small","mode":"simultaneous","turnSeconds":60,"mapSeed":"s1"}`)
+	do(t, w, bob, ActionJoin, `{}`)
+	g := worldGame(t, w)
+	m, err := Rules{}.MapOf(g)
+	require.NoError(t, err)
+	return w, log, g, m
 }
 
 func ordersReads(log *readLog) []string {
