@@ -126,6 +126,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
   let picked: number | null = null;
   let buyHex: Hex | null = null;
   let previewFor = ""; // what the preview was asked for (version, troop, from)
+  let previewTries = 0; // asked again after a refusal or failure, for the same version
   let plan: Plan = { round: -1, troops: new Map(), buys: [] };
   let draftLoaded = false;
   let view: ViewDoc | null = null; // a fog game's view document (players only)
@@ -187,11 +188,21 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
     } else picked = null;
     const version = game.version;
     const want = `${version}|${picked}|${body.q ?? ""},${body.r ?? ""}`;
+    if (previewFor !== want) previewTries = 0;
     previewFor = want;
     const r = await err.run(() => ask<Preview>("HexDice", version, body));
     if (r && previewFor === want) {
+      previewTries = 0;
       preview = r.result;
       drawHighlights();
+    } else if (!r && previewFor === want && game?.version === version && previewTries < 3) {
+      // Refused as stale before this page's listener saw the newer version,
+      // or failed on the way: no newer snapshot may come to ask again (the
+      // opponent waits for this player), so ask again in a moment.
+      previewTries++;
+      setTimeout(() => {
+        if (previewFor === want) void refreshPreview();
+      }, 300 * previewTries);
     }
   }
 
