@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"google.golang.org/api/option"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/hexdice"
 	"github.com/meeple-games/meeple/domain/pig"
 	"github.com/meeple-games/meeple/store/fsemu"
 	"github.com/meeple-games/meeple/store/storetest"
@@ -499,4 +501,92 @@ func TestWarmCopyAnswersAskedCalls(t *testing.T) {
 	require.Equal(t, want.Result, r.Result)
 	_, _, err = legal(a, &v)
 	require.Equal(t, domain.ECONFLICT, domain.ErrorCode(err), "asked at a version the game has left: %v", err)
+}
+
+// TestOwnJournalCopyIsWhatAReadReturns: a player's own journal document (a
+// Hex & Dice player's orders document, in a game from before the orders
+// were sealed: ownJournalGame) kept warm by the instance that wrote it is,
+// after every draft, the document a read returns, to the field and the
+// update time: orders that gain and lose a buy, records appended, the list
+// moved and started again.
+func TestOwnJournalCopyIsWhatAReadReturns(t *testing.T) {
+	f := newWarmFixture(t)
+	in := f.instanceOf(t, domain.Registry{{Game: ownJournalGame{hexdice.NewPlatformGame()}, Function: "HexDice"}})
+	ctx := context.Background()
+	do := func(who domain.Actor, gameID, id, typ, payload string) Reply {
+		t.Helper()
+		req := Request{Kind: hexdice.Kind, GameID: gameID, Action: domain.Action{ID: id, Type: typ, Actor: who, Payload: json.RawMessage(payload)}}
+		if typ == domain.ActionCreate {
+			req.Seed = "own-journal"
+		}
+		out, _, err := Run(ctx, in.st, req)
+		require.NoError(t, err, "%s %s", typ, id)
+		var r Reply
+		require.NoError(t, json.Unmarshal(out, &r))
+		return r
+	}
+	id := do(warmAnn, "", "c", domain.ActionCreate, `{"size":"small","mode":"simultaneous","mapSeed":"s1"}`).GameID
+	do(warmBob, id, "j", hexdice.ActionJoin, `{}`)
+	var g hexdice.Game
+	_, err := in.st.GameState(ctx, id, &g)
+	require.NoError(t, err)
+	m, err := hexdice.Rules{}.MapOf(g)
+	require.NoError(t, err)
+	buy := hexdice.BuyOptions(g, m, 0)[0].Hex
+	path := colGames + "/" + id + "/orders/" + warmAnn.ID
+	drafts, replies := map[string]string{}, map[string]Reply{}
+	for i := range JournalKeep + 4 {
+		orders := `{"orders":{},"submit":false}`
+		if i%2 == 0 {
+			orders = fmt.Sprintf(`{"orders":{"buys":[{"unit":"marine","q":%d,"r":%d}]},"submit":false}`, buy.Q, buy.R)
+		}
+		key := fmt.Sprint("d", i)
+		drafts[key], replies[key] = orders, do(warmAnn, id, key, hexdice.ActionOrders, orders)
+		copied, updated, ok := in.st.warm.get(path)
+		require.True(t, ok, "draft %d: the instance keeps the orders", i)
+		snap, err := in.fs.Doc(path).Get(ctx)
+		require.NoError(t, err)
+		require.Equal(t, snap.Data(), copied, "draft %d: the copy is the document", i)
+		require.True(t, snap.UpdateTime.Equal(updated), "draft %d: and its update time", i)
+	}
+
+	// Retries: the latest draft's record waits in the journal (its first
+	// reply); the first draft's has moved (409, nothing applied); a reused
+	// id with another request is refused.
+	retry := func(key, payload string) (json.RawMessage, error) {
+		out, _, err := Run(ctx, in.st, Request{Kind: hexdice.Kind, GameID: id, Action: domain.Action{ID: key, Type: hexdice.ActionOrders, Actor: warmAnn, Payload: json.RawMessage(payload)}})
+		return out, err
+	}
+	last := fmt.Sprint("d", JournalKeep+3)
+	out, err := retry(last, drafts[last])
+	require.NoError(t, err)
+	var again Reply
+	require.NoError(t, json.Unmarshal(out, &again))
+	require.Equal(t, replies[last], again, "a waiting record's retry gets its first reply")
+	_, err = retry("d0", drafts["d0"])
+	require.Equal(t, domain.ECONFLICT, domain.ErrorCode(err), "a moved record's retry: %v", err)
+	_, err = retry(last, `{"orders":{"troops":[]},"submit":true}`)
+	require.Equal(t, domain.EEXISTS, domain.ErrorCode(err), "another request under its id: %v", err)
+}
+
+// ownJournalGame is Hex & Dice as it was before its orders were sealed in
+// the game document: an orders draft also writes the player's own orders
+// document, the slot's journal, which it reads first as a snapshot. No game
+// keeps a player's own journal since; the store still does, for the
+// records waiting in those games' orders documents.
+type ownJournalGame struct{ hexdice.PlatformGame }
+
+func (g ownJournalGame) Run(d domain.Docs, a domain.Action, env domain.Env) (domain.Change, error) {
+	own := domain.Doc(hexdice.SlotOrders, a.Actor.ID)
+	if a.Type == hexdice.ActionOrders && !d.Asked(own) {
+		return domain.Change{}, domain.Need(domain.Read{DocID: own, Snapshot: true})
+	}
+	ch, err := g.PlatformGame.Run(d, a, env)
+	if err != nil {
+		return ch, err
+	}
+	if res, ok := ch.Result.(hexdice.OrdersResult); ok && !res.Resolved {
+		ch.Writes = append(ch.Writes, domain.Write{DocID: own, Value: res.Orders})
+	}
+	return ch, nil
 }
