@@ -88,3 +88,9 @@ func BenchmarkOpen(b *testing.B) {
 		s.Open("alice", sealed)
 	}
 }
+
+func BenchmarkNewSeededSealer(b *testing.B) {
+	for b.Loop() {
+		domain.NewSeededSealer("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef")
+	}
+}
