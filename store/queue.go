@@ -360,7 +360,8 @@ func (st *Store) pairGame(ctx context.Context, tx txn, e domain.Entry, id string
 	}
 	docs := at.rs.docs
 	docs.Put(domain.GameDocID, doc)
-	env := domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return &lazyDice{load: at.seed, seq: seq} }, Seal: &lazySealer{load: at.seed}}
+	at.sealer = &lazySealer{load: at.seed}
+	env := domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return &lazyDice{load: at.seed, seq: seq} }, Seal: at.sealer}
 	// The join reads what it names besides the game (made above, not yet
 	// stored), in rounds like any action.
 	joined, err := rounds(plan.Reads, func(reads []domain.Read) error {

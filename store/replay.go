@@ -347,6 +347,7 @@ type replayer struct {
 	sl     *slots
 	gameID string
 	seed   string
+	seal   *domain.SeededSealer      // of seed, made on first use (sealer)
 	mem    map[string]map[string]any // path → fields, as Firestore holds them
 	// changed: paths written since the last frame.
 	changed map[string]bool
@@ -474,7 +475,7 @@ func (r *replayer) actionOf(in replayInput, typ string) domain.Action {
 	}
 	if domain.IsSealed(in.P) {
 		p = json.RawMessage("{}")
-		if plain, err := domain.NewSeededSealer(r.seed).Open(domain.PayloadLabel(in.Actor.ID), in.P); err == nil {
+		if plain, err := r.sealer().Open(domain.PayloadLabel(in.Actor.ID), in.P); err == nil {
 			p = plain
 		}
 	}
@@ -487,7 +488,15 @@ func (r *replayer) actionOf(in replayInput, typ string) domain.Action {
 // env is the Env of an action run at now: the game's seeded dice.
 func (r *replayer) env(now time.Time) domain.Env {
 	seed := r.seed
-	return domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return domain.NewSeededDice(seed, seq) }, Seal: domain.NewSeededSealer(seed)}
+	return domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return domain.NewSeededDice(seed, seq) }, Seal: r.sealer()}
+}
+
+// sealer is the game's sealer, which opens what its seed sealed.
+func (r *replayer) sealer() *domain.SeededSealer {
+	if r.seal == nil {
+		r.seal = domain.NewSeededSealer(r.seed)
+	}
+	return r.seal
 }
 
 // action replays one recorded action (its steps in group) and returns its

@@ -227,7 +227,7 @@ func (at *attempt) inlinePayload(s domain.Step) (string, error) {
 	if p == "" || !at.x.plan.Secret {
 		return p, nil
 	}
-	sealer, err := (&lazySealer{load: at.seed}).sealer()
+	sealer, err := at.sealer.sealer()
 	if err != nil {
 		return "", err
 	}

@@ -201,6 +201,9 @@ type attempt struct {
 	room   string                           // a create's room code candidate
 	now    time.Time
 	seed   func() (string, error)
+	// sealer is the game's Env.Seal (the seed read on first use), which also
+	// seals a secret payload in the log (inlinePayload).
+	sealer *lazySealer
 	// recorded: the action's key and reply went into the game document, so
 	// it needs no action record; recordIn: the record went into a document
 	// of the game's records slot (record.go).
@@ -240,7 +243,8 @@ func (x *execution) run(ctx context.Context, tx txn, now time.Time) (*attempt, e
 	} else {
 		at.seed = st.seedLoader(tx, gameID, at.rs.room)
 	}
-	env := domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return &lazyDice{load: at.seed, seq: seq} }, Seal: &lazySealer{load: at.seed}, Stop: st.stopper(ctx)}
+	at.sealer = &lazySealer{load: at.seed}
+	env := domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return &lazyDice{load: at.seed, seq: seq} }, Seal: at.sealer, Stop: st.stopper(ctx)}
 	if x.plan.Scope == domain.ScopeCreate {
 		at.room = st.roomCode()
 		env.New = &domain.Created{GameID: gameID, RoomCode: at.room, SeedHash: domain.SeedHash(x.seed)}
@@ -813,13 +817,8 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 		return nil, domain.Errorf(domain.EINVALID, "actionId is required")
 	}
 	gameID := x.req.GameID
-	hash := requestHash(x.entry.Game.Kind(), a)
-	if x.plan.Secret && x.plan.Scope == domain.ScopeGame {
-		var err error
-		if hash, err = st.secretHash(ctx, gameID, hash); err != nil {
-			return nil, err
-		}
-	}
+	plain := requestHash(x.entry.Game.Kind(), a)
+	hash := plain // keptHash's, once an attempt has read the game
 	var reply json.RawMessage
 	fast := x.batchable()
 	odds := countsOf[warmOdds](&st.warmOdds, x.key())
@@ -839,6 +838,10 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 			at, err := x.run(ctx, tx, st.now())
 			if err != nil && x.unchecked(err) {
 				return errCold // a refusal or a retry, told from a fresh read only
+			}
+			var herr error
+			if hash, herr = x.keptHash(tx, plain); herr != nil {
+				return herr
 			}
 			var again retried
 			if errors.As(err, &again) {
@@ -1148,38 +1151,22 @@ type lazyDice struct {
 	d    *domain.SeededDice
 }
 
-// secretHash is the request hash kept for an action whose payload is a
-// secret (domain.Plan.Secret): a Digest of hash under the game's seal key,
-// which is kept where its opponents read (the game document's log) and
-// which they cannot test guesses of the payload against. The seed is read
-// outside the transaction when this instance has not read it yet: the
-// game document, for its room, and its server-only document (2 reads, once
-// per game and instance). A game that is not found keeps hash: the action
-// is refused anyway.
-func (st *Store) secretHash(ctx context.Context, gameID, hash string) (string, error) {
-	seed, ok := st.seeds.get(gameID)
-	if !ok {
-		get := func(ref *firestore.DocumentRef) (*firestore.DocumentSnapshot, error) { return ref.Get(ctx) }
-		game, err := get(st.gameRef(gameID))
-		if notFound(err) {
-			return hash, nil
-		}
-		if err != nil {
-			return "", err
-		}
-		snap, err := st.serverDoc(get, gameID, roomOfFields(game.Data()))
-		if notFound(err) {
-			return hash, nil
-		}
-		if err != nil {
-			return "", err
-		}
-		if seed, _ = snap.Data()[fSeed].(string); seed == "" {
-			return "", errors.New("store: game has no seed")
-		}
-		st.seeds.put(gameID, seed)
+// keptHash is the request hash the action keeps: plain (requestHash), or,
+// for an action whose payload is its actor's secret (domain.Plan.Secret), a
+// Digest of it under the game's seal key: the game document's log, which
+// its opponents read, keeps it, and they cannot test guesses of the
+// payload against that. The seed comes as the dice's does (seedLoader: this
+// instance's copy, else one read in tx); a game this attempt did not find
+// keeps plain (the action is refused anyway).
+func (x *execution) keptHash(tx txn, plain string) (string, error) {
+	if !x.plan.Secret || x.plan.Scope != domain.ScopeGame || x.read == nil || x.read.docs.Raw(domain.GameDocID) == nil {
+		return plain, nil
 	}
-	return domain.NewSeededSealer(seed).Digest([]byte(hash)), nil
+	seed, err := x.st.seedLoader(tx, x.req.GameID, x.read.room)()
+	if err != nil {
+		return "", err
+	}
+	return domain.NewSeededSealer(seed).Digest([]byte(plain)), nil
 }
 
 // lazySealer is lazyDice's counterpart for domain.Env.Seal: the seed is read

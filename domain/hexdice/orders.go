@@ -276,17 +276,26 @@ func (s *step) savedOrders(seat Seat) (o Orders, found bool, err error) {
 		o, found = s.private[p.ID]
 		return o, found, nil
 	}
-	if s.seal == nil {
-		return Orders{}, false, domain.Errorf(domain.EINTERNAL, "player %s's orders are sealed and the rules were given no sealer", p.ID)
+	o, err = openOrders(p, s.seal)
+	return o, err == nil, err
+}
+
+// openOrders opens the orders p sealed in the game with seal.
+//
+// Errors: EINTERNAL (no sealer; sealed orders that do not open or decode).
+func openOrders(p Player, seal domain.Sealer) (Orders, error) {
+	if seal == nil {
+		return Orders{}, domain.Errorf(domain.EINTERNAL, "player %s's orders are sealed and the rules were given no sealer", p.ID)
 	}
-	text, err := s.seal.Open(p.ID, p.SealedOrders)
+	text, err := seal.Open(p.ID, p.SealedOrders)
 	if err != nil {
-		return Orders{}, false, err
+		return Orders{}, err
 	}
+	var o Orders
 	if err := json.Unmarshal(text, &o); err != nil {
-		return Orders{}, false, domain.Errorf(domain.EINTERNAL, "player %s's sealed orders: %v", p.ID, err)
+		return Orders{}, domain.Errorf(domain.EINTERNAL, "player %s's sealed orders: %v", p.ID, err)
 	}
-	return o, true, nil
+	return o, nil
 }
 
 // clearSealed drops the sealed orders: a round that resolves has revealed

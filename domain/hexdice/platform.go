@@ -435,7 +435,7 @@ func (p PlatformGame) preview(single domain.Game, d domain.Docs, a domain.Action
 	seat := g.SeatOf(a.Actor.ID)
 	var own *Orders
 	if seat >= 0 && g.Phase == PhasePlaying && g.Players[seat].SealedOrders != "" {
-		o, _, err := (&step{g: g, seal: env.Seal}).savedOrders(seat)
+		o, err := openOrders(g.Players[seat], env.Seal)
 		if err != nil {
 			return domain.Change{}, err
 		}
