@@ -222,3 +222,83 @@ func TestOrdersDrafts(t *testing.T) {
 	res := replayed(t, s, "HexDice", id, guest)
 	require.Equal(t, true, res["verified"], "%v", res["diverged"])
 }
+
+// TestFogStateWarm: a fog game's action reads nothing on the instance that
+// keeps its documents warm: the game document and private/state (the whole
+// state and the journal) both come from the instance's copies, each write
+// guarded by its copy's update time (issue 22: a fog action read
+// private/state every time, 1.0 read an action). A copy another instance
+// made stale costs a run again on fresh reads, never a lost record or a
+// second application; the game replays.
+func TestFogStateWarm(t *testing.T) {
+	t.Parallel()
+	s, c := countedStack(t)
+	host, guest := s.guest("Wh"), s.guest("Wg")
+	g := newHexGame(s, host, hexdice.CreateRequest{Size: hexdice.Small, Mode: hexdice.Alternating, Fog: true}, "fog-warm-seed")
+	g.join(guest)
+	id := g.id
+
+	type sent struct {
+		who       player
+		body, out map[string]any
+	}
+	// endTurn ends the current player's turn; counted, the figures of the
+	// action alone (the test's own reads of the game left out).
+	endTurn := func(reads, writes map[string]int64) sent {
+		t.Helper()
+		st, _ := g.state()
+		p := g.player(st, st.Current)
+		before := c.Paths()
+		out := g.must(p, "endTurn", nil)
+		addGameDocs(reads, writes, before, c.Paths())
+		return sent{p, g.sent[len(g.sent)-1].body, out}
+	}
+	var done []sent
+	reads, writes := map[string]int64{}, map[string]int64{}
+	for len(done) < 2 { // the first of the type reads
+		done = append(done, endTurn(map[string]int64{}, map[string]int64{}))
+	}
+	for len(done) < store.JournalKeep+3 {
+		done = append(done, endTurn(reads, writes))
+	}
+	n := int64(len(done) - 2)
+	require.Empty(t, reads, "a fog action reads nothing: its documents are warm")
+	require.Equal(t, n, writes["write games/*"], "%v", writes)
+	require.Equal(t, n, writes["write games/*/private/state"], "%v", writes)
+	require.Equal(t, int64(1), writes["write games/*/actions/*"], "the journal moved once: %v", writes)
+
+	// The latest turn, sent again: its first reply from the journal.
+	last := done[len(done)-1]
+	_, version := g.state()
+	code, again := s.post(last.who.Token, "HexDice", last.body)
+	require.Equal(t, http.StatusOK, code, "%v", again)
+	require.Equal(t, last.out, again, "a retried action gets its first reply")
+	_, v := g.state()
+	require.Equal(t, version, v, "a retry changes nothing")
+
+	// Another instance ends a turn: both of this instance's copies are
+	// stale. Its next action fails its commit and runs again on fresh
+	// reads of both; every record is kept.
+	a := s.srv.Store
+	b := store.New(a.FS, games.All())
+	b.FixedSeeds, b.Now = true, s.clock
+	s.srv.Store = b
+	onB := endTurn(map[string]int64{}, map[string]int64{})
+	s.srv.Store = a
+	staleReads := map[string]int64{}
+	onA := endTurn(staleReads, map[string]int64{})
+	require.Equal(t, int64(1), staleReads["read games/*"], "%v", staleReads)
+	require.Equal(t, int64(1), staleReads["read games/*/private/state"], "%v", staleReads)
+	for _, d := range []sent{onB, onA} {
+		code, again := s.post(d.who.Token, "HexDice", d.body)
+		require.Equal(t, http.StatusOK, code, "%v", again)
+		require.Equal(t, d.out, again)
+	}
+	_, v = g.state()
+	require.Equal(t, version+2, v, "two turns ended, each once")
+
+	code, out := s.post(host.Token, "HexDice", map[string]any{"type": "surrender", "actionId": "s", "gameId": id})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	res := replayed(t, s, "HexDice", id, guest)
+	require.Equal(t, true, res["verified"], "%v", res["diverged"])
+}

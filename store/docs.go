@@ -187,7 +187,7 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 	var lockedIDs, snapIDs []domain.DocID
 	var warm map[string]any // the game document, from this instance's copy (warm.go)
 	var warmAt time.Time
-	var copies []warmCopy // the actor's own documents, from this instance's copies
+	var copies []warmCopy // journal documents, from this instance's copies
 	for _, r := range reads {
 		if rs.done[r] {
 			continue
@@ -237,8 +237,9 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 			}
 		}
 		if w := rs.warm; w != nil && w.use && r.Snapshot && w.ownDoc(sl, r.DocID) {
-			// The actor's own journal document, as this instance last
-			// wrote it (warm.go): its write is guarded by that update time.
+			// A journal document (the game's, or the actor's own), as
+			// this instance last wrote it (warm.go): its write is guarded
+			// by that update time.
 			if data, updated, ok := st.warm.get(p); ok {
 				w.own[r.DocID] = &ownCopy{path: p}
 				copies = append(copies, warmCopy{r.DocID, p, data, updated})

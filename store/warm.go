@@ -174,23 +174,31 @@ type warmRead struct {
 	// fresh: a read found the document at the copy's update time (true),
 	// at another (false); nil when no copy was there to compare.
 	fresh *bool
-	// actor is the acting player: its own journal document (a Hex & Dice
-	// player's orders, domain.Slot.Journal) is kept warm too, as this
-	// instance last read or wrote it, and taken when use is; own are the
-	// documents taken so.
+	// actor is the acting player. The journal documents an action writes
+	// with the game document (domain.Slot.Journal: a fog game's
+	// private/state, and the actor's own, which no game writes now) are
+	// kept warm too, as this instance last read or wrote them, and taken
+	// when use is; own are the documents taken so.
 	actor string
 	own   map[domain.DocID]*ownCopy
 }
 
-// ownCopy is an own document an attempt took from the instance's copy: its
-// path, and whether the attempt writes it under the copy's update time.
+// ownCopy is a journal document an attempt took from the instance's copy:
+// its path, and whether the attempt writes it under the copy's update time.
 type ownCopy struct {
 	path  string
 	wrote bool
 }
 
-// ownDoc reports whether id is the actor's own journal document.
+// ownDoc reports whether id is a journal document this action may take from
+// the instance's copy: the game's (a fog game's private/state: every action
+// of a hidden game reads it and writes it with the game document, so a fog
+// action read it on every action before it was kept warm), or the actor's
+// own. Another player's own journal is read fresh.
 func (w *warmRead) ownDoc(sl *slots, id domain.DocID) bool {
+	if sl.journal != "" && id == domain.Doc(sl.journal, "") {
+		return true
+	}
 	return sl.isOwnJournal(id) && id.Key == w.actor
 }
 
@@ -214,14 +222,14 @@ type warmCopy struct {
 	updated time.Time
 }
 
-// keepOwn keeps doc, the actor's own journal document as this attempt
+// keepOwn keeps doc, a journal document (ownDoc) as this attempt
 // writes it whole at path (writeDoc: created, or updated under the update
 // time read), as this instance's copy once the batch commits. A
 // transaction's commit does not tell the update time: the copy is dropped.
 func (at *attempt) keepOwn(id domain.DocID, path string, doc map[string]any) {
 	w, st, sl := at.rs.warm, at.x.st, at.x.sl
 	if w == nil {
-		if sl.isOwnJournal(id) {
+		if sl.isJournal(id) {
 			st.warm.forget(path) // written in a transaction: whatever copy is kept is stale
 		}
 		return
