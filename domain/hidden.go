@@ -136,6 +136,7 @@ func ReadFull[S any](d Docs, kind string, h *Hidden[S]) (doc GameDoc[S], recent 
 // game document (public), private/state, and the views that changed since
 // before (or that got events: fresh).
 func hiddenWrites[S any](h *Hidden[S], before, s S, head Header, version int64, create bool, recent map[string][]SeenStep, fresh map[string]bool) []Write {
+	head.Secret = true
 	hd := HiddenDoc[S]{Version: version, State: s, Recent: []ViewerLog{}}
 	viewers := h.Viewers(s)
 	for _, v := range viewers {

@@ -66,6 +66,12 @@ type Header struct {
 	// Private: only the game's players know its room code; strangers cannot
 	// list it and cannot join it without the code.
 	Private bool
+	// Secret: every action of the game is its actor's secret (a game with
+	// hidden information: a fog move says where a troop went). Kept from
+	// the game's create on: the platform keys every action's retry
+	// fingerprint and seals its payload in the log everyone reads, as it
+	// does for an action whose Plan is Secret (docs/randomness.md).
+	Secret bool
 }
 
 // Outcome is what an action did besides changing the state.

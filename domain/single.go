@@ -216,7 +216,7 @@ func (r *singleRun[S]) record(s S, actor Actor, typ string, out Outcome) {
 				// A hidden game's rematch is hidden from its first version:
 				// its game document public, its state and views server-side.
 				ws := hiddenWrites(h, st, st, sp.Header, 0, true, map[string][]SeenStep{}, nil)
-				sp.State, sp.Writes = ws[0].Value, ws[1:]
+				sp.State, sp.Writes, sp.Header = ws[0].Value, ws[1:], *ws[0].Header
 			}
 		}
 		r.ch.Spawn = append(r.ch.Spawn, sp)

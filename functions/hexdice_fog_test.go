@@ -455,6 +455,10 @@ func playFogGame(t *testing.T, s *stack, c *fsemu.Counter, stats *fogScanStats, 
 	require.Equal(t, mode, ng.Mode)
 	require.Equal(t, final.MapSeed, ng.MapSeed)
 	require.Equal(t, hexdice.PhasePlaying, ng.Phase)
+	if !fog {
+		gd, _, _ := p.docJSON("games/" + next)
+		require.NotContains(t, gd, "secretActs", "a game without fog keeps plain fingerprints")
+	}
 	if mode == hexdice.Alternating {
 		require.Equal(t, final.First.Other(), ng.First, "the other player first")
 	}
@@ -464,6 +468,7 @@ func playFogGame(t *testing.T, s *stack, c *fsemu.Counter, stats *fogScanStats, 
 		// has a view.
 		gd, _, _ := p.docJSON("games/" + next)
 		require.Empty(t, gd["state"].(map[string]any)["troops"], "a fog rematch's game document is public from the start")
+		require.Equal(t, true, gd["secretActs"], "a fog rematch's actions are secrets from its create")
 		_, _, ok := p.docJSON("games/" + next + "/private/state")
 		require.True(t, ok, "the rematch's whole state is in private/state")
 		for _, pl := range p.players {

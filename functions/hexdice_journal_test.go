@@ -2,6 +2,7 @@ package functions_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -301,4 +302,70 @@ func TestFogStateWarm(t *testing.T) {
 	require.Equal(t, http.StatusOK, code, "%v", out)
 	res := replayed(t, s, "HexDice", id, guest)
 	require.Equal(t, true, res["verified"], "%v", res["diverged"])
+}
+
+// TestFogActionsAreSecret: every action of a fog game keeps a keyed retry
+// fingerprint in the game document, which the opponent reads (a fog move's
+// payload says where a troop went: with the plain hash the opponent could
+// test every move a troop could have made against it). The game document
+// says so from its create on, and still after the game ends, so a retry of
+// the action that ended it (when the state stopped hiding) gets its reply.
+// A game without fog keeps plain fingerprints (TestHexDiceSimultaneousOrders).
+func TestFogActionsAreSecret(t *testing.T) {
+	t.Parallel()
+	s := newStack(t)
+	host, guest := s.guest("Sh"), s.guest("Sg")
+	g := newHexGame(s, host, hexdice.CreateRequest{Size: hexdice.Small, Mode: hexdice.Alternating, Fog: true}, "fog-secret-seed")
+	g.join(guest)
+	gameText := func() (map[string]any, string) {
+		t.Helper()
+		snap, err := s.store.FS.Doc("games/" + g.id).Get(context.Background())
+		require.NoError(t, err)
+		b, err := json.Marshal(snap.Data())
+		require.NoError(t, err)
+		return snap.Data(), string(b)
+	}
+	doc, _ := gameText()
+	require.Equal(t, true, doc["secretActs"], "the create says the game's actions are secrets")
+
+	// A buy of the player whose turn it is (where a troop is placed is
+	// hidden from the opponent).
+	st, _ := g.state()
+	p := g.player(st, st.Current)
+	moves := g.must(p, "legal", nil)["result"].(map[string]any)["moves"].([]any)
+	var move map[string]any
+	for _, m := range moves {
+		if mv := m.(map[string]any); mv["type"] == "buy" {
+			move = mv
+			break
+		}
+	}
+	require.NotNil(t, move, "a buy among %v", moves)
+	out := g.must(p, "buy", move["payload"].(map[string]any))
+	body := g.sent[len(g.sent)-1].body
+	_, text := gameText()
+	buyID := body["actionId"]
+	require.NotContains(t, text, plainHash(p, body), "the buy's fingerprint is keyed")
+	code, again := s.post(p.Token, "HexDice", body)
+	require.Equal(t, http.StatusOK, code, "%v", again)
+	require.Equal(t, out, again, "a retried buy gets its first reply")
+
+	// The game ends (a surrender is allowed from round 5): a retry of the
+	// surrender that ended it gets its reply.
+	for st, _ = g.state(); st.Round < 5; st, _ = g.state() {
+		g.must(g.player(st, st.Current), "endTurn", nil)
+	}
+	end := g.must(guest, "surrender", nil)
+	body = g.sent[len(g.sent)-1].body
+	doc, text = gameText()
+	require.Equal(t, "over", doc["status"])
+	require.Equal(t, true, doc["secretActs"], "kept after the end")
+	require.NotContains(t, text, plainHash(guest, body))
+	code, again = s.post(guest.Token, "HexDice", body)
+	require.Equal(t, http.StatusOK, code, "%v", again)
+	require.Equal(t, end, again, "a retried surrender gets its first reply")
+	body["actionId"] = buyID
+	code, again = s.post(p.Token, "HexDice", body)
+	require.Equal(t, http.StatusConflict, code, "another request under the buy's id: %v", again)
+	require.Equal(t, domain.EEXISTS, again["error"].(map[string]any)["code"], "%v", again)
 }

@@ -475,13 +475,8 @@ func TestHexDiceSimultaneousOrders(t *testing.T) {
 		}
 		return body
 	}
-	plain := func(p player, body map[string]any) string {
-		canon, _ := json.Marshal(body)
-		sum := sha256.Sum256(bytes.Join([][]byte{[]byte(hexdice.Kind), []byte(body["type"].(string)), []byte(p.ID), canon}, []byte{0}))
-		return hex.EncodeToString(sum[:])[:12]
-	}
-	require.Contains(t, string(docText), plain(bob, bodyOf("emote", g.n, map[string]any{"emote": "hello"})), "the test computes the plain hash as the store does")
-	require.NotContains(t, string(docText), plain(alice, bodyOf("orders", draftN, draft)), "the draft's hash is keyed")
+	require.Contains(t, string(docText), plainHash(bob, bodyOf("emote", g.n, map[string]any{"emote": "hello"})), "the test computes the plain hash as the store does")
+	require.NotContains(t, string(docText), plainHash(alice, bodyOf("orders", draftN, draft)), "the draft's hash is keyed")
 	// A retry of the draft gets its reply; its id with other orders is refused.
 	code, again := s.post(alice.Token, "HexDice", bodyOf("orders", draftN, draft))
 	require.Equal(t, http.StatusOK, code, "%v", again)
@@ -794,4 +789,13 @@ func TestHexDiceSimultaneousSubmissionsAtOnce(t *testing.T) {
 	require.Equal(t, 2, st.Round)
 	require.Len(t, st.Troops, 2)
 	require.Equal(t, v+2, v2, "two steps, one each")
+}
+
+// plainHash is the part of a Hex & Dice request's plain hash (the store's
+// requestHash) that the game document's recent actions keep: what an
+// opponent could test guesses of a secret payload against, were it kept.
+func plainHash(p player, body map[string]any) string {
+	canon, _ := json.Marshal(body)
+	sum := sha256.Sum256(bytes.Join([][]byte{[]byte(hexdice.Kind), []byte(body["type"].(string)), []byte(p.ID), canon}, []byte{0}))
+	return hex.EncodeToString(sum[:])[:12]
 }

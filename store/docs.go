@@ -146,6 +146,9 @@ type readSet struct {
 	// from its fields; nil when it was not read, or they were not what a
 	// header is.
 	gameHead *domain.GameDoc[json.RawMessage]
+	// gameSecret: the game document says its actions are secrets
+	// (fSecretActs).
+	gameSecret bool
 	// journals are the records each journal document read held
 	// (journal.go), which its JSON in docs leaves out; a document is here,
 	// nil list or not, when it was read (found or not). journalAfter are
@@ -265,6 +268,7 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 				// game's document JSON, which the game and the checks
 				// decode whole, leaves them out (about half of it).
 				rs.gameLog, rs.gameRoom, rs.gameHead = splitLog(data), roomOfFields(data), headOfFields(data)
+				rs.gameSecret, _ = data[fSecretActs].(bool)
 			}
 			var err error
 			if j, err = docJSON(data); err != nil {

@@ -25,6 +25,11 @@ const (
 	fSeed       = "seed"
 	fPrivate    = "private"
 	fHasRoom    = "hasRoom"
+	// fSecretActs: the game's actions are their actors' secrets
+	// (domain.Header.Secret), written by its create and never after, so
+	// that every retry of one of its actions is fingerprinted as the
+	// action was (execution.secret).
+	fSecretActs = "secretActs"
 	fRoomCode   = "roomCode" // a public game's room code (createGame)
 	docRoom     = "room"     // games/{id}/private/room: a private game's room code, for its players
 	fCreatedAt  = "createdAt"
@@ -90,6 +95,9 @@ func newGameDoc(kind string, h domain.Header, state any, seedHash, roomCode stri
 		doc[f.Path] = f.Value
 	}
 	doc[fHasRoom] = roomCode != ""
+	if h.Secret {
+		doc[fSecretActs] = true
+	}
 	if roomCode != "" && !h.Private {
 		doc[fRoomCode] = roomCode
 	}

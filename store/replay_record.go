@@ -213,7 +213,7 @@ func (at *attempt) ownStep(s domain.Step) bool {
 // inlinePayload is what the log step of s keeps of the action's payload:
 // on the action's own step of an action kept in the game document alone;
 // sealed under the game's key when it is its actor's secret
-// (domain.Plan.Secret), which a replay opens with the published seed.
+// (execution.secret), which a replay opens with the published seed.
 //
 // Errors: the seed's read.
 func (at *attempt) inlinePayload(s domain.Step) (string, error) {
@@ -224,7 +224,7 @@ func (at *attempt) inlinePayload(s domain.Step) (string, error) {
 	if len(p) > maxRecordedPayload {
 		return "", nil
 	}
-	if p == "" || !at.x.plan.Secret {
+	if p == "" || !at.x.secret() {
 		return p, nil
 	}
 	sealer, err := at.sealer.sealer()

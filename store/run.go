@@ -1151,15 +1151,24 @@ type lazyDice struct {
 	d    *domain.SeededDice
 }
 
+// secret reports whether the action's payload is its actor's secret: its
+// type's (domain.Plan.Secret: a simultaneous round's orders), or every
+// action's of its game (domain.Header.Secret: a fog game, whose game
+// document says so from its create on). Known once the game document is
+// read.
+func (x *execution) secret() bool {
+	return x.plan.Secret || (x.read != nil && x.read.gameSecret)
+}
+
 // keptHash is the request hash the action keeps: plain (requestHash), or,
-// for an action whose payload is its actor's secret (domain.Plan.Secret), a
-// Digest of it under the game's seal key: the game document's log, which
-// its opponents read, keeps it, and they cannot test guesses of the
-// payload against that. The seed comes as the dice's does (seedLoader: this
+// for an action whose payload is its actor's secret (secret), a Digest of
+// it under the game's seal key: the game document's log, which its
+// opponents read, keeps it, and they cannot test guesses of the payload
+// against that. The seed comes as the dice's does (seedLoader: this
 // instance's copy, else one read in tx); a game this attempt did not find
 // keeps plain (the action is refused anyway).
 func (x *execution) keptHash(tx txn, plain string) (string, error) {
-	if !x.plan.Secret || x.plan.Scope != domain.ScopeGame || x.read == nil || x.read.docs.Raw(domain.GameDocID) == nil {
+	if !x.secret() || x.plan.Scope != domain.ScopeGame || x.read == nil || x.read.docs.Raw(domain.GameDocID) == nil {
 		return plain, nil
 	}
 	seed, err := x.st.seedLoader(tx, x.req.GameID, x.read.room)()
