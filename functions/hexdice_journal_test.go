@@ -286,6 +286,20 @@ func TestFogStateWarm(t *testing.T) {
 	s.srv.Store = b
 	onB := endTurn(map[string]int64{}, map[string]int64{})
 	s.srv.Store = a
+	// A preview asked at the version the other instance made, here, where
+	// both copies are older: it reads, and answers as a fresh read does.
+	st, v := g.state()
+	p := g.player(st, st.Current)
+	plainPreview := g.must(p, hexdice.ActionPreview, nil)["result"]
+	s.srv.Store = b // makes the copies of a stale again: a's refreshed them
+	endTurn(map[string]int64{}, map[string]int64{})
+	s.srv.Store = a
+	st, v = g.state()
+	p = g.player(st, st.Current)
+	code, asked := g.do(p, hexdice.ActionPreview, map[string]any{"version": v})
+	require.Equal(t, http.StatusOK, code, "%v", asked)
+	require.NotEqual(t, plainPreview, asked["result"], "the game moved on")
+	require.Equal(t, g.must(p, hexdice.ActionPreview, nil)["result"], asked["result"], "asked at the version the copies are not at: a fresh read's answer")
 	staleReads := map[string]int64{}
 	onA := endTurn(staleReads, map[string]int64{})
 	require.Equal(t, int64(1), staleReads["read games/*"], "%v", staleReads)
@@ -296,7 +310,7 @@ func TestFogStateWarm(t *testing.T) {
 		require.Equal(t, d.out, again)
 	}
 	_, v = g.state()
-	require.Equal(t, version+2, v, "two turns ended, each once")
+	require.Equal(t, version+3, v, "three turns ended, each once")
 
 	code, out := s.post(host.Token, "HexDice", map[string]any{"type": "surrender", "actionId": "s", "gameId": id})
 	require.Equal(t, http.StatusOK, code, "%v", out)

@@ -58,7 +58,13 @@ type journalEntry struct {
 // isJournal reports whether id is a journal document: the game's, or a
 // player's own.
 func (s *slots) isJournal(id domain.DocID) bool {
-	return (s.journal != "" && id == domain.Doc(s.journal, "")) || s.isOwnJournal(id)
+	return s.isGameJournal(id) || s.isOwnJournal(id)
+}
+
+// isGameJournal reports whether id is the game's journal document (a fog
+// game's private/state).
+func (s *slots) isGameJournal(id domain.DocID) bool {
+	return s.journal != "" && id == domain.Doc(s.journal, "")
 }
 
 // isOwnJournal reports whether id is a player's own journal document.

@@ -997,7 +997,7 @@ func (x *execution) unchecked(err error) bool {
 		return false
 	}
 	game := w.used && (err != nil || !(x.guarded || x.asked))
-	own := len(w.own) > 0 && (err != nil || !w.ownChecked())
+	own := len(w.own) > 0 && (err != nil || !(w.ownChecked() || x.asked))
 	return game || own
 }
 

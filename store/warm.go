@@ -196,10 +196,7 @@ type ownCopy struct {
 // action read it on every action before it was kept warm), or the actor's
 // own. Another player's own journal is read fresh.
 func (w *warmRead) ownDoc(sl *slots, id domain.DocID) bool {
-	if sl.journal != "" && id == domain.Doc(sl.journal, "") {
-		return true
-	}
-	return sl.isOwnJournal(id) && id.Key == w.actor
+	return sl.isGameJournal(id) || (sl.isOwnJournal(id) && id.Key == w.actor)
 }
 
 // ownChecked reports whether every own document taken from a copy is
@@ -330,24 +327,37 @@ func asRead(v any) (any, bool) {
 }
 
 // answersFromCopy reports whether the attempt, which writes nothing, read
-// no document but the game document and operators' configuration
-// (domain.Slot.CacheFor): asked at a version its game document has, its
-// answer holds for that version whether the document came from this
-// instance's copy or from Firestore, since every write of a game document
-// raises its version (writeGame). A call that reads another document of
-// the game (a fog game's private/state, a Tile Race team) reads it as it is
-// now, perhaps past that version, so it runs on a fresh read as before.
-// What it spares: a read per `legal` or `preview` a web client sends with
-// the version it shows (docs/firestore.md, "Warm game documents").
+// no document but the game document, operators' configuration
+// (domain.Slot.CacheFor) and the game's journal document as the commit that
+// made the game document's version left it: asked at a version its game
+// document has, its answer holds for that version whether the documents
+// came from this instance's copies or from Firestore, since every write of
+// a game document raises its version (writeGame), and the journal document
+// (a fog game's private/state, its whole state) has the game document's
+// update time only when the same commit wrote both. A call that reads any
+// other document of the game (a Tile Race team) reads it as it is now,
+// perhaps past that version, so it runs on a fresh read as before. What it
+// spares: a read per `legal` or `preview` a web client sends with the
+// version it shows, two in a fog game (docs/firestore.md, "Warm game
+// documents").
 func (at *attempt) answersFromCopy() bool {
-	return at.answersWith(maps.Keys(at.rs.done))
+	if !at.answersWith(maps.Keys(at.rs.done)) {
+		return false
+	}
+	game, ok := at.rs.snapshot[domain.GameDocID]
+	for r := range at.rs.done {
+		if at.x.sl.isGameJournal(r.DocID) && (!ok || !at.rs.snapshot[r.DocID].Equal(game)) {
+			return false
+		}
+	}
+	return true
 }
 
-// answersWith reports whether reads are of the game document and
-// operators' configuration alone (answersFromCopy).
+// answersWith reports whether reads are of the game document, operators'
+// configuration and the game's journal document alone (answersFromCopy).
 func (at *attempt) answersWith(reads iter.Seq[domain.Read]) bool {
 	for r := range reads {
-		if r.DocID != domain.GameDocID && at.x.sl.byName[r.Slot].CacheFor <= 0 {
+		if r.DocID != domain.GameDocID && at.x.sl.byName[r.Slot].CacheFor <= 0 && !at.x.sl.isGameJournal(r.DocID) {
 			return false
 		}
 	}
