@@ -305,7 +305,10 @@ type GameDoc[S any] struct {
 	Version  int64  `json:"version"`
 	Private  bool   `json:"private,omitempty"`
 	SeedHash string `json:"seedHash,omitempty"`
-	State    S      `json:"state"`
+	// Secret: the game's create said its actions are secrets
+	// (Header.Secret; the platform's field secretActs).
+	Secret bool `json:"secretActs,omitempty"`
+	State  S    `json:"state"`
 }
 
 // ReadGame decodes the game document, ENOTFOUND when it is absent.
@@ -354,6 +357,10 @@ type Write struct {
 	// The game document only.
 	Header  *Header
 	Version int64
+	// Sealed (the game document only) is text the platform keeps in the
+	// document's "sealed" field, sealed by the game with Env.Seal: a hidden
+	// game's whole state (hidden.go). "" removes the field.
+	Sealed string
 }
 
 // Step is one thing that happened to a game: the action itself, or an

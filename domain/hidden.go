@@ -51,6 +51,10 @@ const (
 	SlotView        = "view"
 )
 
+// HiddenLabel is the label a hidden game's whole state is sealed under in
+// its game document (Write.Sealed).
+const HiddenLabel = "hidden:state"
+
 // ViewKeep is how many of a viewer's latest steps their view document keeps,
 // and ViewBytes how many bytes of their events at most (the latest step is
 // always kept): a view is listened to, so it stays small (a simultaneous
@@ -98,34 +102,69 @@ type ViewDoc struct {
 }
 
 // ReadFull returns the game document with the whole state: a hidden game's
-// comes from private/state (asked for with NeedDocs). A hidden game with no
-// private/state yet (a game spawned by another's action) has its whole state
-// in the game document. recent is the viewers' recent steps.
+// comes from its game document's sealed field, opened with seal, or, in a
+// game that has none (one spawned by another game's action, which cannot
+// seal with the new game's key, before its first action; one created
+// before the state was sealed there), from private/state (asked for with
+// NeedDocs). A hidden game with neither has its whole state in the game
+// document. recent is the viewers' recent steps. seal opens the sealed
+// state.
 //
 // Errors: ENOTFOUND, *NeedDocs, EINTERNAL (a document that does not decode,
-// or private/state of another version than the game document).
-func ReadFull[S any](d Docs, kind string, h *Hidden[S]) (doc GameDoc[S], recent map[string][]SeenStep, hidden bool, err error) {
-	doc, err = ReadGame[S](d, kind)
-	if err != nil || h == nil || !h.Hides(doc.State) {
-		return doc, nil, false, err
+// a sealed state that does not open, or a whole state of another version
+// than the game document).
+func ReadFull[S any](d Docs, kind string, h *Hidden[S], seal Sealer) (doc GameDoc[S], recent map[string][]SeenStep, hidden bool, err error) {
+	var g struct {
+		GameDoc[S]
+		Sealed string `json:"sealed"`
+	}
+	ok, err := d.Get(GameDocID, &g)
+	if err != nil {
+		return g.GameDoc, nil, false, err
+	}
+	if !ok {
+		return g.GameDoc, nil, false, Errorf(ENOTFOUND, "no such %s game", kind)
+	}
+	doc = g.GameDoc
+	if h == nil || !h.Hides(doc.State) {
+		return doc, nil, false, nil
+	}
+	if g.Sealed != "" {
+		if seal == nil {
+			return doc, nil, false, Errorf(EINTERNAL, "%s: the whole state is sealed and nothing opens it", kind)
+		}
+		plain, err := seal.Open(HiddenLabel, g.Sealed)
+		if err != nil {
+			return doc, nil, false, err
+		}
+		var hd HiddenDoc[S]
+		if err := json.Unmarshal(plain, &hd); err != nil {
+			return doc, nil, false, Errorf(EINTERNAL, "%s: the sealed state: %v", kind, err)
+		}
+		return withHidden(doc, hd, kind)
 	}
 	id := Doc(SlotHiddenState, "")
 	if !d.Asked(id) {
 		return doc, nil, false, Need(Read{DocID: id, Snapshot: true})
 	}
 	var hd HiddenDoc[S]
-	ok, err := d.Get(id, &hd)
-	if err != nil {
+	if ok, err = d.Get(id, &hd); err != nil {
 		return doc, nil, false, err
 	}
-	recent = map[string][]SeenStep{}
 	if !ok {
-		return doc, recent, true, nil
+		return doc, map[string][]SeenStep{}, true, nil
 	}
+	return withHidden(doc, hd, kind)
+}
+
+// withHidden is doc with the whole state hd keeps, and the viewers' recent
+// steps.
+func withHidden[S any](doc GameDoc[S], hd HiddenDoc[S], kind string) (GameDoc[S], map[string][]SeenStep, bool, error) {
 	if hd.Version != doc.Version {
-		return doc, nil, false, Errorf(EINTERNAL, "%s: private/state is of version %d, the game of %d", kind, hd.Version, doc.Version)
+		return doc, nil, false, Errorf(EINTERNAL, "%s: the whole state is of version %d, the game of %d", kind, hd.Version, doc.Version)
 	}
 	doc.State = hd.State
+	recent := map[string][]SeenStep{}
 	for _, l := range hd.Recent {
 		recent[l.Viewer] = l.Steps
 	}
@@ -133,18 +172,31 @@ func ReadFull[S any](d Docs, kind string, h *Hidden[S]) (doc GameDoc[S], recent 
 }
 
 // hiddenWrites are the writes of a hidden game's state s at version: the
-// game document (public), private/state, and the views that changed since
-// before (or that got events: fresh).
-func hiddenWrites[S any](h *Hidden[S], before, s S, head Header, version int64, create bool, recent map[string][]SeenStep, fresh map[string]bool) []Write {
+// game document (public, and the whole state sealed in it with seal), and
+// the views that changed since before (or that got events: fresh). Without
+// seal (a spawned game, whose key the action does not have; the rules' own
+// tests) the whole state is private/state's instead; the game's first action
+// with a sealer moves it into the game document, and private/state is left
+// as it was, read by nothing but a retry of a record waiting there (issue
+// 22: one write fewer a fog action).
+func hiddenWrites[S any](h *Hidden[S], before, s S, head Header, version int64, create bool, recent map[string][]SeenStep, fresh map[string]bool, seal Sealer) []Write {
 	head.Secret = true
 	hd := HiddenDoc[S]{Version: version, State: s, Recent: []ViewerLog{}}
 	viewers := h.Viewers(s)
 	for _, v := range viewers {
 		hd.Recent = append(hd.Recent, ViewerLog{Viewer: v, Steps: nonNil(recent[v])})
 	}
-	ws := []Write{
-		{DocID: GameDocID, Value: h.Public(s), Header: &head, Version: version, Create: create},
-		{DocID: Doc(SlotHiddenState, ""), Value: hd, Create: create},
+	game := Write{DocID: GameDocID, Value: h.Public(s), Header: &head, Version: version, Create: create}
+	ws := []Write{game}
+	switch plain, err := json.Marshal(hd); {
+	case seal != nil && !h.Hides(s):
+		// The state hides nothing any more (the game is over): the game
+		// document holds it whole, and nothing sealed is left to open
+		// once the seed is published.
+	case seal != nil && err == nil:
+		ws[0].Sealed = seal.Seal(HiddenLabel, plain)
+	default:
+		ws = append(ws, Write{DocID: Doc(SlotHiddenState, ""), Value: hd, Create: create})
 	}
 	for _, v := range viewers {
 		view := h.View(s, v)

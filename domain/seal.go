@@ -47,6 +47,11 @@ func IsSealed(text string) bool { return strings.HasPrefix(text, sealPrefix) }
 // under (Plan.Secret): its actor's.
 func PayloadLabel(actorID string) string { return "payload:" + actorID }
 
+// ReplyLabel is the label the platform seals an action's reply under where
+// it keeps it for a retry in a document others read (a game whose actions
+// are secrets, Header.Secret): its actor's.
+func ReplyLabel(actorID string) string { return "reply:" + actorID }
+
 // SeededSealer is the Sealer of a game with seed. Its keys are
 //
 //	key   = HMAC-SHA256(seed, "meeple seal v1 key")

@@ -74,13 +74,19 @@ func (g single[S]) Run(d Docs, a Action, env Env) (Change, error) {
 	if a.Type == ActionCreate {
 		return g.create(d, a, env)
 	}
-	doc, recent, hidden, err := ReadFull(d, g.Kind(), g.Hidden)
+	doc, recent, hidden, err := ReadFull(d, g.Kind(), g.Hidden, env.Seal)
 	if err != nil {
 		return Change{}, err
 	}
 	r := singleRun[S]{rules: g.Rules, state: doc.State, version: doc.Version, env: env, spawnHidden: g.Hidden}
 	if hidden {
 		r.hidden, r.recent, r.fresh = g.Hidden, recent, map[string]bool{}
+		if doc.Secret {
+			// Its whole state goes sealed into the game document. A game
+			// created before its create said so keeps private/state (and
+			// its journal) to its end, as it was played.
+			r.seal = env.Seal
+		}
 	}
 	start := doc.State
 	if err := r.expire(); err != nil {
@@ -115,7 +121,7 @@ func (g single[S]) Run(d Docs, a Action, env Env) (Change, error) {
 	if len(r.ch.Steps) > 0 {
 		h := g.Rules.Header(r.state)
 		if r.hidden != nil {
-			r.ch.Writes = append(r.ch.Writes, hiddenWrites(r.hidden, start, r.state, h, r.version, false, r.recent, r.fresh)...)
+			r.ch.Writes = append(r.ch.Writes, hiddenWrites(r.hidden, start, r.state, h, r.version, false, r.recent, r.fresh, r.seal)...)
 			return r.ch, nil
 		}
 		r.ch.Writes = append(r.ch.Writes, Write{DocID: GameDocID, Value: r.state, Header: &h, Version: r.version})
@@ -141,7 +147,7 @@ func (g single[S]) create(d Docs, a Action, env Env) (Change, error) {
 	}
 	writes := []Write{{DocID: GameDocID, Value: s, Header: &h, Create: true}}
 	if g.Hidden != nil && g.Hidden.Hides(s) {
-		writes = hiddenWrites(g.Hidden, s, s, h, 0, true, map[string][]SeenStep{}, nil)
+		writes = hiddenWrites(g.Hidden, s, s, h, 0, true, map[string][]SeenStep{}, nil, env.Seal)
 	}
 	return Change{
 		Writes: writes,
@@ -162,6 +168,9 @@ type singleRun[S any] struct {
 	hidden *Hidden[S]
 	recent map[string][]SeenStep
 	fresh  map[string]bool
+	// seal seals the whole state into the game document (nil: it is
+	// private/state's).
+	seal Sealer
 	// spawnHidden is the game's Hidden, for the games a step spawns: a
 	// finished game hides nothing, its rematch does.
 	spawnHidden *Hidden[S]
@@ -215,7 +224,7 @@ func (r *singleRun[S]) record(s S, actor Actor, typ string, out Outcome) {
 			if h := r.spawnHidden; h != nil && h.Hides(st) {
 				// A hidden game's rematch is hidden from its first version:
 				// its game document public, its state and views server-side.
-				ws := hiddenWrites(h, st, st, sp.Header, 0, true, map[string][]SeenStep{}, nil)
+				ws := hiddenWrites(h, st, st, sp.Header, 0, true, map[string][]SeenStep{}, nil, nil)
 				sp.State, sp.Writes, sp.Header = ws[0].Value, ws[1:], *ws[0].Header
 			}
 		}

@@ -3,10 +3,14 @@ package functions_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/domain/hexdice"
@@ -14,17 +18,16 @@ import (
 	"github.com/meeple-games/meeple/store"
 )
 
-// TestFogJournal: a fog game's actions write a player's view besides the
-// game, so each keeps a server-only record; the records go into the game's
-// journal (private/state, which every fog action writes anyway) and move
-// JournalKeep at a time into one document of the actions collection (issue
-// 22). A retry of a recent action gets its first reply and changes nothing;
-// a retry of one whose record has moved gets a 409, never a second
-// application, as does one older than the game's recent actions; a reused
-// id with another request is refused; the finished game replays from the
-// journal and the moved records; and a fog game of either turn mode writes
-// no record document per action.
-func TestFogJournal(t *testing.T) {
+// TestFogRecordsInTheGame: a fog game's actions keep their records in the
+// game document like any one-document action's (issue 22): the whole state
+// is sealed in the game document, the reply sealed in its recent actions
+// under the actor's label, the payload sealed in the log, so no action
+// writes private/state or a record document. A retry of a recent action
+// gets its first reply and changes nothing; one whose reply the game
+// document no longer keeps, or older than its recent actions, gets a 409,
+// never a second application; a reused id with another request is refused;
+// the finished game replays. Both turn modes.
+func TestFogRecordsInTheGame(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
 	ctx := context.Background()
@@ -32,32 +35,33 @@ func TestFogJournal(t *testing.T) {
 	g := newHexGame(s, host, hexdice.CreateRequest{Size: hexdice.Small, Mode: hexdice.Alternating, Fog: true}, "journal-seed")
 	g.join(guest)
 	id := g.id
-	records := func() (perAction, moved int) { return s.actionRecords(id) }
-	waiting := func() int {
+	noServerDocs := func(id string) {
 		t.Helper()
-		snap, err := s.store.FS.Doc("games/" + id + "/private/state").Get(ctx)
-		require.NoError(t, err)
-		list, _ := snap.Data()["journal"].([]any)
-		return len(list)
+		perAction, moved := s.actionRecords(id)
+		require.Zero(t, perAction, "record documents of single actions")
+		require.Zero(t, moved, "journal batches")
+		_, err := s.store.FS.Doc("games/" + id + "/private/state").Get(ctx)
+		require.Equal(t, codes.NotFound, status.Code(err), "no private/state: the whole state is sealed in the game document")
 	}
 
-	// Turns end one after the other, each by the player whose turn it is.
-	type sent struct {
-		who  player
-		body map[string]any
-		out  map[string]any
-	}
 	var done []sent
 	for len(done) < store.JournalKeep+4 {
-		st, _ := g.state()
-		p := g.player(st, st.Current)
-		out := g.must(p, "endTurn", nil)
-		done = append(done, sent{p, g.sent[len(g.sent)-1].body, out})
+		done = append(done, endTurnOf(g))
 	}
-	perAction, moved := records()
-	require.Zero(t, perAction, "record documents of single actions")
-	require.Equal(t, 1, moved, "the journal moved its first %d records into one document", store.JournalKeep)
-	require.Equal(t, len(done)+1-store.JournalKeep, waiting(), "records waiting: the join's and the turns' after the move")
+	noServerDocs(id)
+	snap, err := s.store.FS.Doc("games/" + id).Get(ctx)
+	require.NoError(t, err)
+	require.True(t, domain.IsSealed(snap.Data()["sealed"].(string)), "the whole state, sealed")
+	var acts []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(snap.Data()["acts"].(string)), &acts))
+	replies := 0
+	for _, e := range acts {
+		if r, ok := e["r"].(string); ok {
+			require.True(t, domain.IsSealed(r), "a reply kept for a retry is sealed: %s", r)
+			replies++
+		}
+	}
+	require.Positive(t, replies)
 
 	// The latest turn, sent again: its first reply, nothing applied.
 	last := done[len(done)-1]
@@ -73,8 +77,8 @@ func TestFogJournal(t *testing.T) {
 	require.Equal(t, http.StatusConflict, code, "%v", out)
 	require.Equal(t, domain.EEXISTS, out["error"].(map[string]any)["code"])
 
-	// The first turn's record has moved: its retry is a 409, not a second
-	// turn's end.
+	// The first turn's reply is no longer kept: its retry is a 409, not a
+	// second turn's end.
 	first := done[0]
 	code, out = s.post(first.who.Token, "HexDice", first.body)
 	require.Equal(t, http.StatusConflict, code, "%v", out)
@@ -85,12 +89,9 @@ func TestFogJournal(t *testing.T) {
 
 	// Turns on until the first ones have left the game document's recent
 	// actions too: a retry of one, on its player's turn, is still a 409
-	// (store/oldacts.go), however its record was kept.
+	// (store/oldacts.go).
 	for len(done) < store.ActKeep+3 {
-		st, _ := g.state()
-		p := g.player(st, st.Current)
-		out := g.must(p, "endTurn", nil)
-		done = append(done, sent{p, g.sent[len(g.sent)-1].body, out})
+		done = append(done, endTurnOf(g))
 	}
 	st, version := g.state()
 	old := done[0]
@@ -103,26 +104,147 @@ func TestFogJournal(t *testing.T) {
 	_, v = g.state()
 	require.Equal(t, version, v, "an old retry changes nothing")
 
-	// To the end, and the replay: from the moved records and the journal.
+	// To the end, and the replay.
 	code, out = s.post(host.Token, "HexDice", map[string]any{"type": "surrender", "actionId": "s", "gameId": id})
 	require.Equal(t, http.StatusOK, code, "%v", out)
+	snap, err = s.store.FS.Doc("games/" + id).Get(ctx)
+	require.NoError(t, err)
+	require.NotContains(t, snap.Data(), "sealed", "the game over is written whole")
 	res := replayed(t, s, "HexDice", id, guest)
 	require.Equal(t, true, res["verified"], "%v", res["diverged"])
-	perAction, _ = records()
-	require.Zero(t, perAction, "record documents of single actions, the game over")
+	noServerDocs(id)
 
 	// The simultaneous mode: orders, fog, the same.
 	a, b := s.guest("Ja"), s.guest("Jb")
 	g = newHexGame(s, a, hexdice.CreateRequest{Size: hexdice.Small, Mode: hexdice.Simultaneous, Fog: true}, "journal-seed-2")
 	g.join(b)
-	id = g.id
-	n := randomPlay(t, s, "HexDice", id, []player{a, b}, 7, 120)
+	n := randomPlay(t, s, "HexDice", g.id, []player{a, b}, 7, 120)
 	require.Greater(t, n, store.JournalKeep)
-	perAction, moved = records()
-	require.Zero(t, perAction, "record documents of single actions (simultaneous)")
-	require.Positive(t, moved)
-	res = replayed(t, s, "HexDice", id, a)
+	noServerDocs(g.id)
+	res = replayed(t, s, "HexDice", g.id, a)
 	require.Equal(t, true, res["verified"], "%v", res["diverged"])
+}
+
+// TestFogJournalOfOlderGames: a fog game from before the whole state was
+// sealed in the game document (legacyFog) keeps it in private/state, whose
+// journal holds its actions' records, JournalKeep at a time moved into one
+// document of the actions collection. Such a game goes on after the change
+// as it was played (its create did not say its actions are secrets, so
+// their fingerprints and replies are not sealed and cannot go in the game
+// document): a retry of a record waiting in the journal gets its first
+// reply, one that moved a 409, and the game replays from the moved records
+// and the journal.
+func TestFogJournalOfOlderGames(t *testing.T) {
+	t.Parallel()
+	s := newStack(t)
+	ctx := context.Background()
+	current := s.srv.Store
+	legacy := store.New(current.FS, legacyFogRegistry())
+	legacy.FixedSeeds, legacy.Now = true, s.clock
+	s.srv.Store, s.store = legacy, legacy
+	host, guest := s.guest("Lh"), s.guest("Lg")
+	g := newHexGame(s, host, hexdice.CreateRequest{Size: hexdice.Small, Mode: hexdice.Alternating, Fog: true}, "legacy-journal-seed")
+	g.join(guest)
+	id := g.id
+	waiting := func() int {
+		t.Helper()
+		snap, err := s.store.FS.Doc("games/" + id + "/private/state").Get(ctx)
+		require.NoError(t, err)
+		list, _ := snap.Data()["journal"].([]any)
+		return len(list)
+	}
+	var done []sent
+	for len(done) < store.JournalKeep+4 {
+		done = append(done, endTurnOf(g))
+	}
+	perAction, moved := s.actionRecords(id)
+	require.Zero(t, perAction, "record documents of single actions")
+	require.Equal(t, 1, moved, "the journal moved its first %d records into one document", store.JournalKeep)
+	require.Equal(t, len(done)+1-store.JournalKeep, waiting(), "records waiting: the join's and the turns' after the move")
+
+	// The change deployed: the same game on the current game.
+	s.srv.Store, s.store = current, current
+	next := endTurnOf(g)
+	snap, err := s.store.FS.Doc("games/" + id).Get(ctx)
+	require.NoError(t, err)
+	require.NotContains(t, snap.Data(), "sealed", "the whole state stays in private/state")
+	require.NotContains(t, snap.Data(), "secretActs")
+	perAction, moved = s.actionRecords(id)
+	require.Zero(t, perAction)
+	require.Equal(t, 1, moved)
+	require.Equal(t, len(done)+2-store.JournalKeep, waiting(), "its record waits in the journal")
+
+	// A record waiting in the journal: its first reply.
+	last := done[len(done)-1]
+	_, version := g.state()
+	code, again := s.post(last.who.Token, "HexDice", last.body)
+	require.Equal(t, http.StatusOK, code, "%v", again)
+	require.Equal(t, last.out, again, "a retry of a record waiting in the journal gets its first reply")
+	code, again = s.post(next.who.Token, "HexDice", next.body)
+	require.Equal(t, http.StatusOK, code, "%v", again)
+	require.Equal(t, next.out, again, "a retry of the action after the change")
+	_, v := g.state()
+	require.Equal(t, version, v, "retries change nothing")
+
+	// A record that moved: a 409.
+	first := done[0]
+	code, out := s.post(first.who.Token, "HexDice", first.body)
+	require.Equal(t, http.StatusConflict, code, "%v", out)
+	require.Contains(t, out["error"].(map[string]any)["message"], "already applied")
+
+	for range 3 {
+		endTurnOf(g)
+	}
+	code, out = s.post(host.Token, "HexDice", map[string]any{"type": "surrender", "actionId": "s", "gameId": id})
+	require.Equal(t, http.StatusOK, code, "%v", out)
+	res := replayed(t, s, "HexDice", id, guest)
+	require.Equal(t, true, res["verified"], "%v", res["diverged"])
+}
+
+// legacyFogRegistry is the registry with Hex & Dice as its fog games were
+// before their whole state was sealed in the game document (legacyFog).
+func legacyFogRegistry() domain.Registry {
+	reg := slices.Clone(games.All())
+	for i, e := range reg {
+		if e.Kind() == hexdice.Kind {
+			reg[i].Game = legacyFog{e.Game.(hexdice.PlatformGame)}
+		}
+	}
+	return reg
+}
+
+// legacyFog is Hex & Dice without a sealer for its whole state (so it is
+// private/state's, domain.ReadFull) and without Header.Secret (so its
+// actions' records wait in private/state's journal): an alternating fog
+// game as it was played before 2026-11-27.
+type legacyFog struct{ hexdice.PlatformGame }
+
+func (g legacyFog) Run(d domain.Docs, a domain.Action, env domain.Env) (domain.Change, error) {
+	env.Seal = nil
+	ch, err := g.PlatformGame.Run(d, a, env)
+	for i, w := range ch.Writes {
+		if w.Header != nil {
+			h := *w.Header
+			h.Secret = false
+			ch.Writes[i].Header = &h
+		}
+	}
+	return ch, err
+}
+
+// sent is an action sent, and its reply.
+type sent struct {
+	who       player
+	body, out map[string]any
+}
+
+// endTurnOf ends the turn of g's player whose turn it is.
+func endTurnOf(g *hexGame) sent {
+	g.s.t.Helper()
+	st, _ := g.state()
+	p := g.player(st, st.Current)
+	out := g.must(p, "endTurn", nil)
+	return sent{p, g.sent[len(g.sent)-1].body, out}
 }
 
 // actionRecords counts game id's documents in its actions collection: the
@@ -225,24 +347,40 @@ func TestOrdersDrafts(t *testing.T) {
 }
 
 // TestFogStateWarm: a fog game's action reads nothing on the instance that
-// keeps its documents warm: the game document and private/state (the whole
-// state and the journal) both come from the instance's copies, each write
-// guarded by its copy's update time (issue 22: a fog action read
-// private/state every time, 1.0 read an action). A copy another instance
-// made stale costs a run again on fresh reads, never a lost record or a
-// second application; the game replays.
+// keeps its game document warm, its whole state sealed in it, and writes no
+// document but the game's and its players' views (issue 22: a fog action
+// read private/state every time, 1.0 read an action, and wrote it). A game
+// from before the seal (legacyFog) keeps private/state, whose instance's
+// copy is warm too, each write guarded by its copy's update time. A copy
+// another instance made stale costs a run again on fresh reads, never a
+// lost record or a second application; the game replays.
 func TestFogStateWarm(t *testing.T) {
-	t.Parallel()
+	for _, legacy := range []bool{false, true} {
+		t.Run(fmt.Sprintf("legacy=%v", legacy), func(t *testing.T) {
+			t.Parallel()
+			fogStateWarm(t, legacy)
+		})
+	}
+}
+
+func fogStateWarm(t *testing.T, legacy bool) {
 	s, c := countedStack(t)
+	reg := games.All()
+	if legacy {
+		reg = legacyFogRegistry()
+	}
+	instance := func() *store.Store {
+		st := store.New(s.store.FS, reg)
+		st.FixedSeeds, st.Now = true, s.clock
+		return st
+	}
+	a := instance()
+	s.srv.Store, s.store = a, a
 	host, guest := s.guest("Wh"), s.guest("Wg")
 	g := newHexGame(s, host, hexdice.CreateRequest{Size: hexdice.Small, Mode: hexdice.Alternating, Fog: true}, "fog-warm-seed")
 	g.join(guest)
 	id := g.id
 
-	type sent struct {
-		who       player
-		body, out map[string]any
-	}
 	// endTurn ends the current player's turn; counted, the figures of the
 	// action alone (the test's own reads of the game left out).
 	endTurn := func(reads, writes map[string]int64) sent {
@@ -265,10 +403,16 @@ func TestFogStateWarm(t *testing.T) {
 	n := int64(len(done) - 2)
 	require.Empty(t, reads, "a fog action reads nothing: its documents are warm")
 	require.Equal(t, n, writes["write games/*"], "%v", writes)
-	require.Equal(t, n, writes["write games/*/private/state"], "%v", writes)
-	require.Equal(t, int64(1), writes["write games/*/actions/*"], "the journal moved once: %v", writes)
+	if legacy {
+		require.Equal(t, n, writes["write games/*/private/state"], "%v", writes)
+		require.Equal(t, int64(1), writes["write games/*/actions/*"], "the journal moved once: %v", writes)
+	} else {
+		for k := range writes {
+			require.Contains(t, []string{"write games/*", "write games/*/views/*"}, k, "the game document and views alone: %v", writes)
+		}
+	}
 
-	// The latest turn, sent again: its first reply from the journal.
+	// The latest turn, sent again: its first reply.
 	last := done[len(done)-1]
 	_, version := g.state()
 	code, again := s.post(last.who.Token, "HexDice", last.body)
@@ -277,12 +421,10 @@ func TestFogStateWarm(t *testing.T) {
 	_, v := g.state()
 	require.Equal(t, version, v, "a retry changes nothing")
 
-	// Another instance ends a turn: both of this instance's copies are
-	// stale. Its next action fails its commit and runs again on fresh
-	// reads of both; every record is kept.
-	a := s.srv.Store
-	b := store.New(a.FS, games.All())
-	b.FixedSeeds, b.Now = true, s.clock
+	// Another instance ends a turn: this instance's copies are stale. Its
+	// next action fails its commit and runs again on fresh reads; every
+	// record is kept.
+	b := instance()
 	s.srv.Store = b
 	onB := endTurn(map[string]int64{}, map[string]int64{})
 	s.srv.Store = a
@@ -303,7 +445,11 @@ func TestFogStateWarm(t *testing.T) {
 	staleReads := map[string]int64{}
 	onA := endTurn(staleReads, map[string]int64{})
 	require.Equal(t, int64(1), staleReads["read games/*"], "%v", staleReads)
-	require.Equal(t, int64(1), staleReads["read games/*/private/state"], "%v", staleReads)
+	if legacy {
+		require.Equal(t, int64(1), staleReads["read games/*/private/state"], "%v", staleReads)
+	} else {
+		require.Len(t, staleReads, 1, "%v", staleReads)
+	}
 	for _, d := range []sent{onB, onA} {
 		code, again := s.post(d.who.Token, "HexDice", d.body)
 		require.Equal(t, http.StatusOK, code, "%v", again)

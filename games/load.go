@@ -1121,6 +1121,14 @@ func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// And with fog of war: the whole state sealed in the game document.
+	if id, err = h.create(ctx, "standoff-fog", hexdice.CreateRequest{Size: hexdice.Large, TurnSeconds: 120, Mode: hexdice.Alternating, MapSeed: "m1", Fog: true}); err != nil {
+		return err
+	}
+	fog40, err := h.play(ctx, id, standoff, 5000, 40)
+	if err != nil {
+		return err
+	}
 
 	kinds := []string{"buy", "move", "attack", "endTurn", "orders draft", "orders submit", "orders resolve", "preview"}
 	h.bare.rows(out, " via HexDice function", kinds, h.lat)
@@ -1130,6 +1138,8 @@ func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "game document at round 40 of a Large standoff (%d troops): %d bytes (Firestore storage size), %d bytes of state as JSON\n",
 		at40.troops, at40.size, at40.json)
+	fmt.Fprintf(out, "the same with fog of war (%d troops): %d bytes (Firestore storage size), of which %d the whole state sealed\n",
+		fog40.troops, fog40.size, fog40.sealed)
 	return nil
 }
 
@@ -1170,6 +1180,7 @@ type hexState struct {
 	size, json int
 	troops     int
 	version    int64
+	sealed     int // bytes of the game document's sealed whole state (fog)
 }
 
 func (h *hexLoad) state(ctx context.Context, id string) (hexState, error) {
@@ -1179,12 +1190,32 @@ func (h *hexLoad) state(ctx context.Context, id string) (hexState, error) {
 	}
 	version, _ := doc["version"].(int64)
 	state := doc["state"]
-	// A fog game's whole state is in private/state while it hides (the
-	// game document holds its public projection): Autoplay plays from the
-	// whole state, as a load script may.
+	// A fog game's whole state is sealed in its game document while it
+	// hides (its state is the public projection), or in private/state
+	// before a rematch's first action: Autoplay plays from the whole state,
+	// as a load script may, opening it with the seed its room keeps.
 	if m, _ := state.(map[string]any); m["fog"] == true {
-		ps, _, err := h.p.Doc(ctx, "games/"+id+"/private/state")
-		if err != nil {
+		var ps map[string]any
+		sealed, _ := doc["sealed"].(string)
+		if sealed != "" {
+			room, _, err := h.p.Doc(ctx, "rooms/"+fmt.Sprint(doc["roomCode"]))
+			if err != nil {
+				return hexState{}, err
+			}
+			seed, _ := room["seed"].(string)
+			plain, err := domain.NewSeededSealer(seed).Open(domain.HiddenLabel, sealed)
+			if err != nil {
+				return hexState{}, err
+			}
+			var hd struct {
+				Version int64           `json:"version"`
+				State   json.RawMessage `json:"state"`
+			}
+			if err := json.Unmarshal(plain, &hd); err != nil {
+				return hexState{}, err
+			}
+			ps = map[string]any{"version": hd.Version, "state": hd.State}
+		} else if ps, _, err = h.p.Doc(ctx, "games/"+id+"/private/state"); err != nil {
 			return hexState{}, err
 		}
 		if v, _ := ps["version"].(int64); v == version {
@@ -1200,6 +1231,8 @@ func (h *hexLoad) state(ctx context.Context, id string) (hexState, error) {
 		return hexState{}, err
 	}
 	st.size, st.json, st.troops = size, len(raw), len(st.g.Troops)
+	sealed, _ := doc["sealed"].(string)
+	st.sealed = len(sealed)
 	st.version = version
 	return st, nil
 }

@@ -147,8 +147,8 @@ type readSet struct {
 	// header is.
 	gameHead *domain.GameDoc[json.RawMessage]
 	// gameSecret: the game document says its actions are secrets
-	// (fSecretActs).
-	gameSecret bool
+	// (fSecretActs); gameSealed: it holds sealed text (fSealed).
+	gameSecret, gameSealed bool
 	// journals are the records each journal document read held
 	// (journal.go), which its JSON in docs leaves out; a document is here,
 	// nil list or not, when it was read (found or not). journalAfter are
@@ -269,6 +269,7 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 				// decode whole, leaves them out (about half of it).
 				rs.gameLog, rs.gameRoom, rs.gameHead = splitLog(data), roomOfFields(data), headOfFields(data)
 				rs.gameSecret, _ = data[fSecretActs].(bool)
+				_, rs.gameSealed = data[fSealed]
 			}
 			var err error
 			if j, err = docJSON(data); err != nil {

@@ -30,10 +30,13 @@ const (
 	// that every retry of one of its actions is fingerprinted as the
 	// action was (execution.secret).
 	fSecretActs = "secretActs"
-	fRoomCode   = "roomCode" // a public game's room code (createGame)
-	docRoom     = "room"     // games/{id}/private/room: a private game's room code, for its players
-	fCreatedAt  = "createdAt"
-	fUpdatedAt  = "updatedAt"
+	// fSealed: text only the server opens (domain.Write.Sealed: a hidden
+	// game's whole state).
+	fSealed    = "sealed"
+	fRoomCode  = "roomCode" // a public game's room code (createGame)
+	docRoom    = "room"     // games/{id}/private/room: a private game's room code, for its players
+	fCreatedAt = "createdAt"
+	fUpdatedAt = "updatedAt"
 )
 
 // gameFields are the fields a state change rewrites on the game document.

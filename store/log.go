@@ -785,6 +785,19 @@ func restOf(state json.RawMessage, pl platformLog) int {
 // (journal.go), that reply, read with get.
 func (st *Store) recall(get getter, sl *slots, gameID string, e actEntry, hash string, a domain.Action, pl platformLog, room gameRoom) (*recorded, error) {
 	if !e.Priv && !e.Jnl {
+		if domain.IsSealed(e.Reply) && e.Hash == shortHash(hash) {
+			// Sealed under its actor's label (sealsReply): opened with the
+			// game's key for the retry of that actor only.
+			seed, err := st.seedOf(get, gameID, room)
+			if err != nil {
+				return nil, err
+			}
+			plain, err := domain.NewSeededSealer(seed).Open(domain.ReplyLabel(a.Actor.ID), e.Reply)
+			if err != nil {
+				return nil, e.gone(a)
+			}
+			e.Reply = string(plain)
+		}
 		return e.recorded(hash, a, pl)
 	}
 	if e.Hash != shortHash(hash) {

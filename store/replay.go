@@ -707,6 +707,9 @@ func (r *replayer) apply(ch domain.Change, now time.Time, room string) error {
 				if err != nil {
 					return err
 				}
+				if w.Sealed != "" {
+					doc[fSealed] = w.Sealed
+				}
 				r.put(p, doc)
 				continue
 			}
@@ -720,6 +723,9 @@ func (r *replayer) apply(ch domain.Change, now time.Time, room string) error {
 			}
 			for _, u := range ups {
 				doc[u.Path] = u.Value
+			}
+			if delete(doc, fSealed); w.Sealed != "" {
+				doc[fSealed] = w.Sealed
 			}
 			if h.Status == domain.StatusOver && domain.PublishesSeed(r.e.Game) {
 				doc[fSeed] = r.seed

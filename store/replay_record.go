@@ -172,7 +172,39 @@ func (at *attempt) keptInGame() bool {
 	if !ok || w.Create || len(at.change.Spawn) != 0 || at.x.req.Action.ID == "" || at.hash == "" {
 		return false
 	}
-	return len(at.change.Writes) == 1 || at.publicBeside()
+	return len(at.change.Writes) == 1 || at.publicBeside() || at.sealsReply()
+}
+
+// sealsReply reports whether the action's reply, kept in the game document
+// for a retry, is sealed under its actor's label (domain.ReplyLabel): every
+// action of its game is a secret (domain.Header.Secret: a fog game, whose
+// replies may tell what only their player sees), and it is not a create
+// (whose reply goes to the server-only document). Such an action is kept
+// in the game document whatever else it writes (a fog player's view) when
+// everything it read besides the game document is public and it carries no
+// password hash or session: its payload rides sealed in its log step, its
+// reply sealed in acts, so it needs no server-only record (before, it
+// waited in private/state's journal, a write every action).
+func (at *attempt) sealsReply() bool {
+	if at.x.read == nil || !at.x.read.gameSecret || at.x.req.Action.Secret != "" || at.change.Session != nil {
+		return false
+	}
+	if w, ok := at.change.GameWrite(); !ok || w.Create {
+		return false
+	}
+	for r := range at.rs.done {
+		if r.DocID != domain.GameDocID && !at.publicSlot(r.Slot) {
+			return false
+		}
+	}
+	return true
+}
+
+// publicSlot reports whether slot's documents are public
+// (domain.ReadPublic: any signed-in caller).
+func (at *attempt) publicSlot(slot string) bool {
+	sl, ok := at.x.sl.byName[slot]
+	return ok && sl.Access == domain.ReadPublic
 }
 
 // publicBeside reports whether every document the action read or wrote
@@ -186,17 +218,13 @@ func (at *attempt) publicBeside() bool {
 	if at.x.req.Action.Secret != "" || at.change.Session != nil {
 		return false
 	}
-	public := func(slot string) bool {
-		sl, ok := at.x.sl.byName[slot]
-		return ok && sl.Access == domain.ReadPublic
-	}
 	for _, w := range at.change.Writes {
-		if w.DocID != domain.GameDocID && !public(w.Slot) {
+		if w.DocID != domain.GameDocID && !at.publicSlot(w.Slot) {
 			return false
 		}
 	}
 	for r := range at.rs.done {
-		if r.DocID != domain.GameDocID && !public(r.Slot) {
+		if r.DocID != domain.GameDocID && !at.publicSlot(r.Slot) {
 			return false
 		}
 	}

@@ -484,7 +484,7 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	if err != nil {
 		return err
 	}
-	_, packed, flushed, batch, err := logUpdate(pl, steps, over, restOf(state, pl))
+	_, packed, flushed, batch, err := logUpdate(pl, steps, over, restOf(state, pl)+len(w.Sealed))
 	if err != nil {
 		return err
 	}
@@ -511,6 +511,9 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 		}
 	}
 	extra := map[string]any{fLog: packed, fLogFlushed: flushed}
+	if w.Sealed != "" {
+		extra[fSealed] = w.Sealed
+	}
 	// The action's key and reply go into the game document, which anyone
 	// may read, only when the action changed nothing else, or nothing
 	// besides public documents and read nothing else (keptInGame): its
@@ -536,6 +539,13 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	switch {
 	case a.ID != "" && at.hash != "" && (at.keptInGame() || (w.Create && len(at.change.Spawn) == 0)):
 		e.Reply = replyWithoutEvents(at.replyJSON)
+		if at.sealsReply() {
+			s, err := at.sealer.sealer()
+			if err != nil {
+				return err
+			}
+			e.Reply = s.Seal(domain.ReplyLabel(a.Actor.ID), []byte(e.Reply))
+		}
 		if s := at.change.Session; s != nil {
 			sb, _ := json.Marshal(s)
 			e.Session = string(sb)
@@ -574,10 +584,15 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	if err != nil {
 		return err
 	}
-	for _, f := range []string{fLog, fLogFlushed, fActs, fOldActs} {
+	for _, f := range []string{fLog, fLogFlushed, fActs, fOldActs, fSealed} {
 		if v, ok := extra[f]; ok {
 			updates = append(updates, firestore.Update{Path: f, Value: v})
 		}
+	}
+	if at.rs.gameSealed && w.Sealed == "" {
+		// What was sealed goes with the state that needed it (a fog game
+		// over is written whole).
+		updates = append(updates, firestore.Update{Path: fSealed, Value: firestore.Delete})
 	}
 	if h.Status == domain.StatusOver && domain.PublishesSeed(x.entry.Game) {
 		seed, err := at.seed()
@@ -1123,21 +1138,28 @@ func (st *Store) seedLoader(tx txn, gameID string, room func() gameRoom) func() 
 		if seed != "" {
 			return seed, nil
 		}
-		if s, ok := st.seeds.get(gameID); ok {
-			seed = s
-			return seed, nil
-		}
-		snap, err := st.serverDoc(tx.Get, gameID, room())
-		if err != nil {
-			return "", err
-		}
-		seed, _ = snap.Data()[fSeed].(string)
-		if seed == "" {
-			return "", errors.New("store: game has no seed")
-		}
-		st.seeds.put(gameID, seed)
-		return seed, nil
+		var err error
+		seed, err = st.seedOf(tx.Get, gameID, room())
+		return seed, err
 	}
+}
+
+// seedOf is the game's seed: this instance's copy, else read with get from
+// its server-only document, which room finds, and kept.
+func (st *Store) seedOf(get getter, gameID string, room gameRoom) (string, error) {
+	if s, ok := st.seeds.get(gameID); ok {
+		return s, nil
+	}
+	snap, err := st.serverDoc(get, gameID, room)
+	if err != nil {
+		return "", err
+	}
+	seed, _ := snap.Data()[fSeed].(string)
+	if seed == "" {
+		return "", errors.New("store: game has no seed")
+	}
+	st.seeds.put(gameID, seed)
+	return seed, nil
 }
 
 type seedLoadFailed struct{ err error }

@@ -399,8 +399,19 @@ func (p PlatformGame) advanced(single domain.Game, d domain.Docs, a domain.Actio
 		return domain.Change{}, Game{}, err
 	}
 	for _, w := range ch.Writes {
-		// A fog game's whole state is in private/state, its game document
-		// holds the public projection.
+		// A fog game's whole state is sealed in its game document (or in
+		// private/state), whose state is the public projection.
+		if w.Sealed != "" && env.Seal != nil {
+			plain, err := env.Seal.Open(domain.HiddenLabel, w.Sealed)
+			if err != nil {
+				return domain.Change{}, Game{}, err
+			}
+			var hd domain.HiddenDoc[Game]
+			if err := json.Unmarshal(plain, &hd); err != nil {
+				return domain.Change{}, Game{}, domain.Errorf(domain.EINTERNAL, "hexdice: the sealed state: %v", err)
+			}
+			return ch, hd.State, nil
+		}
 		switch v := w.Value.(type) {
 		case domain.HiddenDoc[Game]:
 			return ch, v.State, nil
@@ -410,7 +421,7 @@ func (p PlatformGame) advanced(single domain.Game, d domain.Docs, a domain.Actio
 			}
 		}
 	}
-	doc, _, _, err := domain.ReadFull(d, Kind, p.hidden())
+	doc, _, _, err := domain.ReadFull(d, Kind, p.hidden(), env.Seal)
 	if err != nil {
 		return domain.Change{}, Game{}, err
 	}

@@ -157,8 +157,12 @@ func (w *World) apply(ch domain.Change) error {
 			if wr.Header != nil {
 				h = *wr.Header
 			}
-			raw, _ = json.Marshal(map[string]any{"kind": w.Game.Kind(), "version": wr.Version, "status": h.Status,
-				"players": h.Players, "state": json.RawMessage(raw), "deadline": h.Deadline})
+			doc := map[string]any{"kind": w.Game.Kind(), "version": wr.Version, "status": h.Status,
+				"players": h.Players, "state": json.RawMessage(raw), "deadline": h.Deadline}
+			if wr.Sealed != "" {
+				doc["sealed"] = wr.Sealed // a hidden game's whole state (domain.ReadFull opens it)
+			}
+			raw, _ = json.Marshal(doc)
 		}
 		next[wr.DocID] = raw
 	}
