@@ -497,6 +497,18 @@ func playFogGame(t *testing.T, s *stack, c *fsemu.Counter, stats *fogScanStats, 
 			_, _, ok := p.docJSON("games/" + next + "/views/" + pl.ID)
 			require.True(t, ok, "the rematch has %s's view", pl.ID)
 		}
+		if mode == hexdice.Alternating {
+			// Its first action (its first player's end of turn) moves
+			// the whole state into its game document, sealed with its key.
+			first := p.players[ng.First]
+			code, out := s.post(first.Token, "HexDice", map[string]any{"gameId": next, "actionId": "rematch-1", "type": "endTurn"})
+			require.Equal(t, http.StatusOK, code, "%v", out)
+			gd, _, _ = p.docJSON("games/" + next)
+			sealed, _ := gd["sealed"].(string)
+			require.True(t, domain.IsSealed(sealed), "the rematch's state sealed in its game document")
+			_, err := domain.NewSeededSealer(p.g.seed).Open(domain.HiddenLabel, sealed)
+			require.Error(t, err, "under the rematch's own key, not its first game's")
+		}
 	}
 }
 
