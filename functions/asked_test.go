@@ -10,19 +10,29 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain/hexdice"
+	"github.com/meeple-games/meeple/store"
 )
 
 // TestAskedPreviewReads: a Hex & Dice preview sent with the version the
 // page shows, as the web client sends it, reads nothing while the instance
 // holds the game at that version, and answers what a preview without
-// version answers. In a fog game, whose preview reads the whole state
-// (private/state), the same: the instance's copy of private/state is the
-// one the commit that made the game document's version wrote, as their
-// update times tell (store.answersFromCopy); without version it reads both.
+// version answers. In a fog game, whose whole state is sealed in the game
+// document, the same; in one from before (legacyFog), whose preview reads
+// private/state too, also: the instance's copy of private/state is the one
+// the commit that made the game document's version wrote, as their update
+// times tell (store.answersFromCopy); without version it reads both.
 func TestAskedPreviewReads(t *testing.T) {
 	s, c := countedStack(t)
-	for i, fog := range []bool{false, true} {
-		t.Run(fmt.Sprintf("fog=%v", fog), func(t *testing.T) {
+	current := s.srv.Store
+	legacy := store.New(current.FS, legacyFogRegistry())
+	legacy.FixedSeeds, legacy.Now = true, s.clock
+	for i, tc := range []struct{ fog, legacy bool }{{false, false}, {true, false}, {true, true}} {
+		fog := tc.fog
+		t.Run(fmt.Sprintf("fog=%v,legacy=%v", fog, tc.legacy), func(t *testing.T) {
+			s.srv.Store, s.store = current, current
+			if tc.legacy {
+				s.srv.Store, s.store = legacy, legacy
+			}
 			host, guest := s.guest(fmt.Sprint("Ah", i)), s.guest(fmt.Sprint("Ag", i))
 			g := newHexGame(s, host, hexdice.CreateRequest{Size: hexdice.Small, Mode: hexdice.Alternating, Fog: fog}, fmt.Sprint("asked-", i))
 			g.join(guest)

@@ -540,7 +540,7 @@ func TestHexDiceFogLeakScan(t *testing.T) {
 	}
 	t.Logf("leak scan: %d fog games, %d actions, %d replies, %d documents, %d events scanned; %d leaks",
 		fogStats.games, fogStats.actions, fogStats.replies, fogStats.docs, fogStats.events, len(fogStats.leaks))
-	t.Logf("largest (small map): view document %d B, private/state %d B, game document %d B (no fog: %d B)",
+	t.Logf("largest (small map): view document %d B, the whole state %d B (sealed in the game document: its text), game document %d B (no fog: %d B)",
 		fogStats.maxView, fogStats.maxState, fogStats.maxGame, plainStats.maxGame)
 	keys := []string{}
 	for k := range fogStats.cost {
