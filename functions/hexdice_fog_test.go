@@ -508,6 +508,16 @@ func playFogGame(t *testing.T, s *stack, c *fsemu.Counter, stats *fogScanStats, 
 			require.True(t, domain.IsSealed(sealed), "the rematch's state sealed in its game document")
 			_, err := domain.NewSeededSealer(p.g.seed).Open(domain.HiddenLabel, sealed)
 			require.Error(t, err, "under the rematch's own key, not its first game's")
+			// It read private/state, so its record is a server-only
+			// document, or, when it wrote the game document alone, rides
+			// in acts: its reply sealed either way.
+			var acts []map[string]any
+			require.NoError(t, json.Unmarshal([]byte(gd["acts"].(string)), &acts))
+			for _, e := range acts {
+				if r, ok := e["r"].(string); ok {
+					require.True(t, domain.IsSealed(r), "a rematch's reply kept for a retry is sealed: %s", r)
+				}
+			}
 		}
 	}
 }

@@ -172,24 +172,26 @@ func (at *attempt) keptInGame() bool {
 	if !ok || w.Create || len(at.change.Spawn) != 0 || at.x.req.Action.ID == "" || at.hash == "" {
 		return false
 	}
-	return len(at.change.Writes) == 1 || at.publicBeside() || at.sealsReply()
+	return len(at.change.Writes) == 1 || at.publicBeside() || at.sealedBeside()
 }
 
-// sealsReply reports whether the action's reply, kept in the game document
-// for a retry, is sealed under its actor's label (domain.ReplyLabel): every
-// action of its game is a secret (domain.Header.Secret: a fog game, whose
-// replies may tell what only their player sees), and it is not a create
-// (whose reply goes to the server-only document). Such an action is kept
-// in the game document whatever else it writes (a fog player's view) when
-// everything it read besides the game document is public and it carries no
-// password hash or session: its payload rides sealed in its log step, its
-// reply sealed in acts, so it needs no server-only record (before, it
-// waited in private/state's journal, a write every action).
+// sealsReply reports whether the action's reply, where the game document
+// keeps it for a retry, is sealed under its actor's label
+// (domain.ReplyLabel): every action of its game is a secret
+// (domain.Header.Secret: a fog game, whose replies may tell what only their
+// player sees).
 func (at *attempt) sealsReply() bool {
-	if at.x.read == nil || !at.x.read.gameSecret || at.x.req.Action.Secret != "" || at.change.Session != nil {
-		return false
-	}
-	if w, ok := at.change.GameWrite(); !ok || w.Create {
+	return at.x.read != nil && at.x.read.gameSecret
+}
+
+// sealedBeside reports whether the action is kept in the game document
+// whatever else it writes (a fog player's view), its reply sealed
+// (sealsReply): when everything it read besides the game document is public
+// and it carries no password hash or session. Its payload rides sealed in
+// its log step, its reply sealed in acts, so it needs no server-only record
+// (before 2026-11-27 a fog action's waited in private/state's journal).
+func (at *attempt) sealedBeside() bool {
+	if !at.sealsReply() || at.x.req.Action.Secret != "" || at.change.Session != nil {
 		return false
 	}
 	for r := range at.rs.done {

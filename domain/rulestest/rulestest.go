@@ -158,7 +158,7 @@ func (w *World) apply(ch domain.Change) error {
 				h = *wr.Header
 			}
 			doc := map[string]any{"kind": w.Game.Kind(), "version": wr.Version, "status": h.Status,
-				"players": h.Players, "state": json.RawMessage(raw), "deadline": h.Deadline}
+				"players": h.Players, "state": json.RawMessage(raw), "deadline": h.Deadline, "secretActs": h.Secret}
 			if wr.Sealed != "" {
 				doc["sealed"] = wr.Sealed // a hidden game's whole state (domain.ReadFull opens it)
 			}
