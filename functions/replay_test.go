@@ -16,6 +16,7 @@ import (
 
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/domain/dashdice"
+	"github.com/meeple-games/meeple/domain/hexdice"
 	"github.com/meeple-games/meeple/domain/tilerace"
 	"github.com/meeple-games/meeple/store"
 )
@@ -267,6 +268,23 @@ func TestReplayEveryGame(t *testing.T) {
 				n := randomPlay(t, s, "PartyBoard", g.id, g.players, uint64(20+i), 600)
 				check(t, s, eve, "PartyBoard", g.id, g.players, n)
 			}
+		})
+		kind(t, "HexDiceFogRematch", func(t *testing.T, s *stack, eve player) {
+			// A fog game keeps its whole state sealed in its game document;
+			// its rematch starts from the private/state the spawn wrote and
+			// seals it at its first action. Both replay.
+			host, guest := s.guest("Fa"), s.guest("Fb")
+			g := newHexGame(s, host, hexdice.CreateRequest{Size: hexdice.Small, Mode: hexdice.Alternating, Fog: true}, "hx-fog-seed")
+			g.join(guest)
+			n := randomPlay(t, s, "HexDice", g.id, []player{host, guest}, 41, 150)
+			for _, p := range []player{host, guest} {
+				code, out := s.post(p.Token, "HexDice", map[string]any{"gameId": g.id, "type": "rematch", "actionId": "again"})
+				require.Equal(t, http.StatusOK, code, "%v", out)
+			}
+			check(t, s, eve, "HexDice", g.id, []player{host, guest}, n)
+			next := hexdice.RematchID(g.id)
+			n = randomPlay(t, s, "HexDice", next, []player{host, guest}, 42, 150)
+			check(t, s, eve, "HexDice", next, []player{host, guest}, n)
 		})
 		kind(t, "HexDice", func(t *testing.T, s *stack, eve player) {
 			for i, mode := range []string{"alternating", "simultaneous"} {
