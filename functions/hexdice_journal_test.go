@@ -65,12 +65,8 @@ func TestFogRecordsInTheGame(t *testing.T) {
 
 	// The latest turn, sent again: its first reply, nothing applied.
 	last := done[len(done)-1]
-	_, version := g.state()
-	code, again := s.post(last.who.Token, "HexDice", last.body)
-	require.Equal(t, http.StatusOK, code, "%v", again)
-	require.Equal(t, last.out, again, "a retried action gets its first reply")
-	_, v := g.state()
-	require.Equal(t, version, v, "a retry changes nothing")
+	version := sentAgain(t, s, g, last)
+	var v int64
 
 	// Another request under the latest turn's id: refused.
 	code, out := s.post(last.who.Token, "HexDice", map[string]any{"type": "surrender", "actionId": last.body["actionId"], "gameId": id})
@@ -236,6 +232,19 @@ func (g legacyFog) Run(d domain.Docs, a domain.Action, env domain.Env) (domain.C
 type sent struct {
 	who       player
 	body, out map[string]any
+}
+
+// sentAgain sends d again and requires its first reply and no change to
+// the game; it returns the game's version.
+func sentAgain(t *testing.T, s *stack, g *hexGame, d sent) int64 {
+	t.Helper()
+	_, version := g.state()
+	code, again := s.post(d.who.Token, "HexDice", d.body)
+	require.Equal(t, http.StatusOK, code, "%v", again)
+	require.Equal(t, d.out, again, "a retried action gets its first reply")
+	_, v := g.state()
+	require.Equal(t, version, v, "a retry changes nothing")
+	return version
 }
 
 // endTurnOf ends the turn of g's player whose turn it is.
@@ -413,13 +422,8 @@ func fogStateWarm(t *testing.T, legacy bool) {
 	}
 
 	// The latest turn, sent again: its first reply.
-	last := done[len(done)-1]
-	_, version := g.state()
-	code, again := s.post(last.who.Token, "HexDice", last.body)
-	require.Equal(t, http.StatusOK, code, "%v", again)
-	require.Equal(t, last.out, again, "a retried action gets its first reply")
-	_, v := g.state()
-	require.Equal(t, version, v, "a retry changes nothing")
+	version := sentAgain(t, s, g, done[len(done)-1])
+	var v int64
 
 	// Another instance ends a turn: this instance's copies are stale. Its
 	// next action fails its commit and runs again on fresh reads; every
