@@ -178,6 +178,22 @@ func replayed(t *testing.T, s *stack, fn, id string, p player) map[string]any {
 	return res
 }
 
+// withRematch plays game id of fn to its end (randomPlay with seed, long),
+// has every player ask for a rematch, plays the rematch (next) too, and
+// runs check on both.
+func withRematch(t *testing.T, s *stack, eve player, fn, id, next string, players []player, seed uint64, long int,
+	check func(t *testing.T, s *stack, eve player, fn, id string, players []player, n int)) {
+	t.Helper()
+	n := randomPlay(t, s, fn, id, players, seed, long)
+	for _, p := range players {
+		code, out := s.post(p.Token, fn, map[string]any{"gameId": id, "type": "rematch", "actionId": "again"})
+		require.Equal(t, http.StatusOK, code, "%v", out)
+	}
+	check(t, s, eve, fn, id, players, n)
+	n = randomPlay(t, s, fn, next, players, seed+1, long)
+	check(t, s, eve, fn, next, players, n)
+}
+
 // replayDocs is what a viewer of a replay holds at its end: every frame's
 // documents, the later over the earlier.
 func replayDocs(res map[string]any) map[string]any {
@@ -252,15 +268,7 @@ func TestReplayEveryGame(t *testing.T) {
 			// rematch after its end, still replays.
 			alice, bob := s.guest("Ra"), s.guest("Rb")
 			m := newSeededMatch(s, "classic", 30, "dd-rematch", alice, bob)
-			n := randomPlay(t, s, "DashDice", m.id, []player{alice, bob}, 12, 200)
-			for _, p := range []player{alice, bob} {
-				code, out := s.post(p.Token, "DashDice", map[string]any{"gameId": m.id, "type": "rematch", "actionId": "again"})
-				require.Equal(t, http.StatusOK, code, "%v", out)
-			}
-			check(t, s, eve, "DashDice", m.id, []player{alice, bob}, n)
-			next := dashdice.RematchID(m.id)
-			n = randomPlay(t, s, "DashDice", next, []player{alice, bob}, 13, 200)
-			check(t, s, eve, "DashDice", next, []player{alice, bob}, n)
+			withRematch(t, s, eve, "DashDice", m.id, dashdice.RematchID(m.id), []player{alice, bob}, 12, 200, check)
 		})
 		kind(t, "PartyBoard", func(t *testing.T, s *stack, eve player) {
 			for i := range randomGames(2, 1) {
@@ -276,15 +284,7 @@ func TestReplayEveryGame(t *testing.T) {
 			host, guest := s.guest("Fa"), s.guest("Fb")
 			g := newHexGame(s, host, hexdice.CreateRequest{Size: hexdice.Small, Mode: hexdice.Alternating, Fog: true}, "hx-fog-seed")
 			g.join(guest)
-			n := randomPlay(t, s, "HexDice", g.id, []player{host, guest}, 41, 150)
-			for _, p := range []player{host, guest} {
-				code, out := s.post(p.Token, "HexDice", map[string]any{"gameId": g.id, "type": "rematch", "actionId": "again"})
-				require.Equal(t, http.StatusOK, code, "%v", out)
-			}
-			check(t, s, eve, "HexDice", g.id, []player{host, guest}, n)
-			next := hexdice.RematchID(g.id)
-			n = randomPlay(t, s, "HexDice", next, []player{host, guest}, 42, 150)
-			check(t, s, eve, "HexDice", next, []player{host, guest}, n)
+			withRematch(t, s, eve, "HexDice", g.id, hexdice.RematchID(g.id), []player{host, guest}, 41, 150, check)
 		})
 		kind(t, "HexDice", func(t *testing.T, s *stack, eve player) {
 			for i, mode := range []string{"alternating", "simultaneous"} {
