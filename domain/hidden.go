@@ -174,11 +174,12 @@ func withHidden[S any](doc GameDoc[S], hd HiddenDoc[S], kind string) (GameDoc[S]
 // hiddenWrites are the writes of a hidden game's state s at version: the
 // game document (public, and the whole state sealed in it with seal), and
 // the views that changed since before (or that got events: fresh). Without
-// seal (a spawned game, whose key the action does not have; the rules' own
-// tests) the whole state is private/state's instead; the game's first action
-// with a sealer moves it into the game document, and private/state is left
-// as it was, read by nothing but a retry of a record waiting there (issue
-// 22: one write fewer a fog action).
+// seal the whole state is private/state's instead: a spawned game's (the
+// spawning action does not have the new game's key), whose first action
+// moves it into the game document, after which nothing reads private/state;
+// a game created before its state was sealed, to which Single passes no
+// sealer (not GameDoc.Secret); the rules' own tests. Sealed, a fog action
+// writes one document fewer (issue 22).
 func hiddenWrites[S any](h *Hidden[S], before, s S, head Header, version int64, create bool, recent map[string][]SeenStep, fresh map[string]bool, seal Sealer) []Write {
 	head.Secret = true
 	hd := HiddenDoc[S]{Version: version, State: s, Recent: []ViewerLog{}}
