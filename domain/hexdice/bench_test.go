@@ -135,3 +135,32 @@ func TestStateSize(t *testing.T) {
 		require.Less(t, biggest, 64<<10, "the game document stays small")
 	}
 }
+
+// BenchmarkOrdersView reads what Run needs of a Large mid-game document
+// before the rules run: split (readOrdersView) against the whole decode
+// it replaced.
+func BenchmarkOrdersView(b *testing.B) {
+	for _, mode := range []TurnMode{Alternating, Simultaneous} {
+		g, _, _ := midGame(b, Large, mode)
+		raw, err := json.Marshal(domain.GameDoc[Game]{Kind: Kind, Status: domain.StatusActive, Version: 40, State: g})
+		if err != nil {
+			b.Fatal(err)
+		}
+		d := domain.NewDocs()
+		d.Put(domain.GameDocID, raw)
+		b.Run(string(mode)+"/split", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := readOrdersView(d); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(string(mode)+"/decode", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := domain.ReadGame[ordersView](d, Kind); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
