@@ -130,16 +130,9 @@ func ReadFull[S any](d Docs, kind string, h *Hidden[S], seal Sealer) (doc GameDo
 		return doc, nil, false, nil
 	}
 	if g.Sealed != "" {
-		if seal == nil {
-			return doc, nil, false, Errorf(EINTERNAL, "%s: the whole state is sealed and nothing opens it", kind)
-		}
-		plain, err := seal.Open(HiddenLabel, g.Sealed)
+		hd, err := OpenHidden[S](seal, g.Sealed)
 		if err != nil {
 			return doc, nil, false, err
-		}
-		var hd HiddenDoc[S]
-		if err := json.Unmarshal(plain, &hd); err != nil {
-			return doc, nil, false, Errorf(EINTERNAL, "%s: the sealed state: %v", kind, err)
 		}
 		return withHidden(doc, hd, kind)
 	}
@@ -155,6 +148,25 @@ func ReadFull[S any](d Docs, kind string, h *Hidden[S], seal Sealer) (doc GameDo
 		return doc, map[string][]SeenStep{}, true, nil
 	}
 	return withHidden(doc, hd, kind)
+}
+
+// OpenHidden opens a hidden game's whole state as hiddenWrites sealed it
+// in the game document (Write.Sealed) with seal.
+//
+// Errors: EINTERNAL (no sealer; text that does not open or decode).
+func OpenHidden[S any](seal Sealer, sealed string) (HiddenDoc[S], error) {
+	var hd HiddenDoc[S]
+	if seal == nil {
+		return hd, Errorf(EINTERNAL, "the whole state is sealed and nothing opens it")
+	}
+	plain, err := seal.Open(HiddenLabel, sealed)
+	if err != nil {
+		return hd, err
+	}
+	if err := json.Unmarshal(plain, &hd); err != nil {
+		return hd, Errorf(EINTERNAL, "the sealed state: %v", err)
+	}
+	return hd, nil
 }
 
 // withHidden is doc with the whole state hd keeps, and the viewers' recent

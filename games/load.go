@@ -1203,15 +1203,8 @@ func (h *hexLoad) state(ctx context.Context, id string) (hexState, error) {
 				return hexState{}, err
 			}
 			seed, _ := room["seed"].(string)
-			plain, err := domain.NewSeededSealer(seed).Open(domain.HiddenLabel, sealed)
+			hd, err := domain.OpenHidden[json.RawMessage](domain.NewSeededSealer(seed), sealed)
 			if err != nil {
-				return hexState{}, err
-			}
-			var hd struct {
-				Version int64           `json:"version"`
-				State   json.RawMessage `json:"state"`
-			}
-			if err := json.Unmarshal(plain, &hd); err != nil {
 				return hexState{}, err
 			}
 			ps = map[string]any{"version": hd.Version, "state": hd.State}

@@ -449,16 +449,9 @@ func (p PlatformGame) advanced(single domain.Game, d domain.Docs, a domain.Actio
 	for _, w := range ch.Writes {
 		// A fog game's whole state is sealed in its game document (or in
 		// private/state), whose state is the public projection.
-		if w.Sealed != "" && env.Seal != nil {
-			plain, err := env.Seal.Open(domain.HiddenLabel, w.Sealed)
-			if err != nil {
-				return domain.Change{}, Game{}, err
-			}
-			var hd domain.HiddenDoc[Game]
-			if err := json.Unmarshal(plain, &hd); err != nil {
-				return domain.Change{}, Game{}, domain.Errorf(domain.EINTERNAL, "hexdice: the sealed state: %v", err)
-			}
-			return ch, hd.State, nil
+		if w.Sealed != "" {
+			hd, err := domain.OpenHidden[Game](env.Seal, w.Sealed)
+			return ch, hd.State, err
 		}
 		switch v := w.Value.(type) {
 		case domain.HiddenDoc[Game]:
