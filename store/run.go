@@ -168,8 +168,11 @@ type execution struct {
 	steps        int // steps applied by the last successful attempt
 	eagerRecords []eagerRecord
 	// read is what the last attempt read (also when it failed): a refused
-	// action looks for its recorded reply in the game document it read.
-	read *readSet
+	// action looks for its recorded reply in the game document it read;
+	// sealer is that attempt's (its seed read on first use), which also
+	// keys its request hash (keptHash).
+	read   *readSet
+	sealer *lazySealer
 	// warm is set for an action whose batch attempts may take the game
 	// document's warm copy (warm.go); guarded: the last attempt writes the
 	// game document under its read's update time.
@@ -244,6 +247,7 @@ func (x *execution) run(ctx context.Context, tx txn, now time.Time) (*attempt, e
 		at.seed = st.seedLoader(tx, gameID, at.rs.room)
 	}
 	at.sealer = &lazySealer{load: at.seed}
+	x.sealer = at.sealer
 	env := domain.Env{Now: now, DiceAt: func(seq int64) domain.Dice { return &lazyDice{load: at.seed, seq: seq} }, Seal: at.sealer, Stop: st.stopper(ctx)}
 	if x.plan.Scope == domain.ScopeCreate {
 		at.room = st.roomCode()
@@ -855,7 +859,7 @@ func runAction(ctx context.Context, st *Store, x *execution) (json.RawMessage, e
 				return errCold // a refusal or a retry, told from a fresh read only
 			}
 			var herr error
-			if hash, herr = x.keptHash(tx, plain); herr != nil {
+			if hash, herr = x.keptHash(plain); herr != nil {
 				return herr
 			}
 			var again retried
@@ -1186,18 +1190,19 @@ func (x *execution) secret() bool {
 // for an action whose payload is its actor's secret (secret), a Digest of
 // it under the game's seal key: the game document's log, which its
 // opponents read, keeps it, and they cannot test guesses of the payload
-// against that. The seed comes as the dice's does (seedLoader: this
-// instance's copy, else one read in tx); a game this attempt did not find
-// keeps plain (the action is refused anyway).
-func (x *execution) keptHash(tx txn, plain string) (string, error) {
+// against that. The key is the attempt's sealer's, the one the rules seal
+// with (its seed read once, in the attempt's transaction, as the dice's
+// is); a game this attempt did not find keeps plain (the action is refused
+// anyway).
+func (x *execution) keptHash(plain string) (string, error) {
 	if !x.secret() || x.plan.Scope != domain.ScopeGame || x.read == nil || x.read.docs.Raw(domain.GameDocID) == nil {
 		return plain, nil
 	}
-	seed, err := x.st.seedLoader(tx, x.req.GameID, x.read.room)()
+	s, err := x.sealer.sealer()
 	if err != nil {
 		return "", err
 	}
-	return domain.NewSeededSealer(seed).Digest([]byte(plain)), nil
+	return s.Digest([]byte(plain)), nil
 }
 
 // lazySealer is lazyDice's counterpart for domain.Env.Seal: the seed is read
