@@ -199,18 +199,23 @@ func hiddenWrites[S any](h *Hidden[S], before, s S, head Header, version int64, 
 	for _, v := range viewers {
 		hd.Recent = append(hd.Recent, ViewerLog{Viewer: v, Steps: nonNil(recent[v])})
 	}
-	game := Write{DocID: GameDocID, Value: h.Public(s), Header: &head, Version: version, Create: create}
-	ws := []Write{game}
-	switch plain, err := json.Marshal(hd); {
-	case seal != nil && !h.Hides(s):
-		// The state hides nothing any more (the game is over): the game
-		// document holds it whole, and nothing sealed is left to open
-		// once the seed is published.
-	case seal != nil && err == nil:
-		ws[0].Sealed = seal.Seal(HiddenLabel, plain)
-	default:
+	ws := []Write{{DocID: GameDocID, Value: h.Public(s), Header: &head, Version: version, Create: create}}
+	switch {
+	case seal == nil:
 		ws = append(ws, Write{DocID: Doc(SlotHiddenState, ""), Value: hd, Create: create})
+	case h.Hides(s):
+		plain, err := json.Marshal(hd)
+		if err != nil {
+			// Kept in the open instead: the store's write of it reports
+			// what does not marshal.
+			ws = append(ws, Write{DocID: Doc(SlotHiddenState, ""), Value: hd, Create: create})
+			break
+		}
+		ws[0].Sealed = seal.Seal(HiddenLabel, plain)
 	}
+	// Otherwise the state hides nothing any more (the game is over): the
+	// game document holds it whole, and nothing sealed is left to open once
+	// the seed is published.
 	for _, v := range viewers {
 		view := h.View(s, v)
 		if !create && !fresh[v] && sameJSON(view, h.View(before, v)) && slices.Contains(h.Viewers(before), v) {
