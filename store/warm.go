@@ -175,7 +175,7 @@ type warmRead struct {
 	// at another (false); nil when no copy was there to compare.
 	fresh *bool
 	// actor is the acting player. The journal documents an action writes
-	// with the game document (domain.Slot.Journal: a fog game's
+	// with the game document (domain.Slot.Journal: an older fog game's
 	// private/state, and the actor's own, which no game writes now) are
 	// kept warm too, as this instance last read or wrote them, and taken
 	// when use is; own are the documents taken so.
@@ -191,10 +191,10 @@ type ownCopy struct {
 }
 
 // ownDoc reports whether id is a journal document this action may take from
-// the instance's copy: the game's (a fog game's private/state: every action
-// of a hidden game reads it and writes it with the game document, so a fog
-// action read it on every action before it was kept warm), or the actor's
-// own. Another player's own journal is read fresh.
+// the instance's copy: the game's (private/state of a fog game created
+// before its whole state was sealed in the game document, which every
+// action of such a game reads and writes with the game document), or the
+// actor's own. Another player's own journal is read fresh.
 func (w *warmRead) ownDoc(sl *slots, id domain.DocID) bool {
 	return sl.isGameJournal(id) || (sl.isOwnJournal(id) && id.Key == w.actor)
 }
