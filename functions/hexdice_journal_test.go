@@ -170,17 +170,10 @@ func TestFogJournalOfOlderGames(t *testing.T) {
 	require.Equal(t, 1, moved)
 	require.Equal(t, len(done)+2-store.JournalKeep, waiting(), "its record waits in the journal")
 
-	// A record waiting in the journal: its first reply.
-	last := done[len(done)-1]
-	_, version := g.state()
-	code, again := s.post(last.who.Token, "HexDice", last.body)
-	require.Equal(t, http.StatusOK, code, "%v", again)
-	require.Equal(t, last.out, again, "a retry of a record waiting in the journal gets its first reply")
-	code, again = s.post(next.who.Token, "HexDice", next.body)
-	require.Equal(t, http.StatusOK, code, "%v", again)
-	require.Equal(t, next.out, again, "a retry of the action after the change")
-	_, v := g.state()
-	require.Equal(t, version, v, "retries change nothing")
+	// Records waiting in the journal, from before the change and after it:
+	// their first replies.
+	sentAgain(t, s, g, done[len(done)-1])
+	sentAgain(t, s, g, next)
 
 	// A record that moved: a 409.
 	first := done[0]
