@@ -162,17 +162,28 @@ func (at *attempt) rootsRead() []rootDoc {
 // alone (log.go): its reply in the game document's recent actions, its
 // payload (and the documents outside the game it read) in its log step, and
 // no action record. So it is when the action wrote the game document and
-// nothing else; and when everything else it read and wrote is public
-// (publicBeside): a CodeBowl join, which locks the joiner's team, and the
-// step that ends a match, which gives both teams back with their dead gone.
-// Either way its reply tells no more than documents every reader of the
-// game may read.
+// nothing else; and beside other writes, when it carries nothing that is
+// not public (no password hash, no session it signs in), read nothing
+// outside the game that is not public (readsPublic: those documents ride in
+// its log step for a replay, inlineRoots) and either wrote only public
+// documents besides (writesPublic, domain.ReadPublic: a CodeBowl join,
+// which locks the joiner's team, and the step that ends a match, which
+// gives both teams back with their dead gone) or has its reply sealed
+// (sealsReply: a fog action, which writes its players' views; before
+// 2026-11-27 its record waited in private/state's journal). Either way its
+// reply tells no reader of the game more than that reader may read.
 func (at *attempt) keptInGame() bool {
 	w, ok := at.change.GameWrite()
 	if !ok || w.Create || len(at.change.Spawn) != 0 || at.x.req.Action.ID == "" || at.hash == "" {
 		return false
 	}
-	return len(at.change.Writes) == 1 || at.publicBeside() || at.sealedBeside()
+	if len(at.change.Writes) == 1 {
+		return true
+	}
+	if at.x.req.Action.Secret != "" || at.change.Session != nil || !at.readsPublic() {
+		return false
+	}
+	return at.writesPublic() || at.sealsReply()
 }
 
 // sealsReply reports whether the action's reply, where the game document
@@ -184,18 +195,22 @@ func (at *attempt) sealsReply() bool {
 	return at.x.read != nil && at.x.read.gameSecret
 }
 
-// sealedBeside reports whether the action is kept in the game document
-// whatever else it writes (a fog player's view), its reply sealed
-// (sealsReply): when everything it read besides the game document is public
-// and it carries no password hash or session. Its payload rides sealed in
-// its log step, its reply sealed in acts, so it needs no server-only record
-// (before 2026-11-27 a fog action's waited in private/state's journal).
-func (at *attempt) sealedBeside() bool {
-	if !at.sealsReply() || at.x.req.Action.Secret != "" || at.change.Session != nil {
-		return false
-	}
+// readsPublic reports whether every document the action read besides the
+// game document is of a public slot.
+func (at *attempt) readsPublic() bool {
 	for r := range at.rs.done {
 		if r.DocID != domain.GameDocID && !at.publicSlot(r.Slot) {
+			return false
+		}
+	}
+	return true
+}
+
+// writesPublic reports whether every document the action wrote besides the
+// game document is of a public slot.
+func (at *attempt) writesPublic() bool {
+	for _, w := range at.change.Writes {
+		if w.DocID != domain.GameDocID && !at.publicSlot(w.Slot) {
 			return false
 		}
 	}
@@ -207,30 +222,6 @@ func (at *attempt) sealedBeside() bool {
 func (at *attempt) publicSlot(slot string) bool {
 	sl, ok := at.x.sl.byName[slot]
 	return ok && sl.Access == domain.ReadPublic
-}
-
-// publicBeside reports whether every document the action read or wrote
-// besides the game document is of a public slot (domain.ReadPublic: any
-// signed-in caller, and so anyone who may read the game), and the action
-// carries nothing that is not: no password hash, no session it signs in.
-// Such an action needs no server-only record; the documents it read
-// outside the game ride in its log step for a replay (inlineRoots), as its
-// payload does.
-func (at *attempt) publicBeside() bool {
-	if at.x.req.Action.Secret != "" || at.change.Session != nil {
-		return false
-	}
-	for _, w := range at.change.Writes {
-		if w.DocID != domain.GameDocID && !at.publicSlot(w.Slot) {
-			return false
-		}
-	}
-	for r := range at.rs.done {
-		if r.DocID != domain.GameDocID && !at.publicSlot(r.Slot) {
-			return false
-		}
-	}
-	return true
 }
 
 // ownStep reports whether s is the step the action itself made (not a
@@ -266,7 +257,7 @@ func (at *attempt) inlinePayload(s domain.Step) (string, error) {
 
 // inlineRoots is what the log step of s keeps of the documents outside the
 // game the action read, as one JSON string: on the action's own step of an
-// action kept in the game document that read any (publicBeside: they are
+// action kept in the game document that read any (readsPublic: they are
 // public), "" otherwise. An action that wrote the game document alone keeps
 // none, as before this was kept: what such an action reads outside the game
 // is content-addressed (a Party Board board) and read again by a replay.
