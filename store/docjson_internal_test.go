@@ -57,6 +57,7 @@ func TestDocJSON(t *testing.T) {
 		{"no packed fields", map[string]any{"a": int64(1), "at": at}, `{"a":1,"at":"2026-11-27T10:00:00.000000005Z"}`},
 		{"a packed field and others", map[string]any{"state": `{"b":[1,2]}`, "packed": []any{"state"}, "version": int64(3)}, `{"state":{"b":[1,2]},"version":3}`},
 		{"a packed field alone", map[string]any{"state": `[1]`, "packed": []string{"state"}}, `{"state":[1]}`},
+		{"a packed field deflated", map[string]any{"state": deflated(t, `{"b":[1,2],"c":"x"}`), "packed": []any{"state"}, "version": int64(3)}, `{"state":{"b":[1,2],"c":"x"},"version":3}`},
 		{"two packed fields", map[string]any{"z": `"x"`, "a": `{}`, "packed": []any{"z", "a"}, "m": map[string]any{"k": at}}, `{"a":{},"m":{"k":"2026-11-27T10:00:00.000000005Z"},"z":"x"}`},
 		{"a listed field that is absent or not text", map[string]any{"tiles": map[string]any{"n": int64(1)}, "packed": []any{"tiles", "gone"}}, `{"tiles":{"n":1}}`},
 		{"a board", boardDoc(3), ""},
@@ -71,7 +72,11 @@ func TestDocJSON(t *testing.T) {
 			}
 			want := tc.want
 			if want == "" {
-				w, err := json.Marshal(jsonable(unpacked(tc.doc))) // the packed text checked and parsed
+				u, err := unpacked(tc.doc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w, err := json.Marshal(jsonable(u)) // the packed text checked and parsed
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -82,6 +87,16 @@ func TestDocJSON(t *testing.T) {
 			}
 		})
 	}
+}
+
+// deflated is text as a packed field of packMin bytes or more is stored.
+func deflated(t *testing.T, text string) []byte {
+	t.Helper()
+	b, err := deflate([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // benchTile is a board tile as a game's type has it.

@@ -92,7 +92,10 @@ func (s *slots) collection(gameID, slot string) (string, error) {
 // 50 µs, now 6; BenchmarkDocJSON). Text that is not JSON fails where the
 // JSON is decoded.
 func docJSON(data map[string]any) (json.RawMessage, error) {
-	fields := unpacked(data)
+	fields, err := unpacked(data)
+	if err != nil {
+		return nil, err
+	}
 	rest := make(map[string]any, len(fields))
 	var texts []string // the packed fields, as unpacked gives them
 	size := 0

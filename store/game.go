@@ -64,8 +64,12 @@ func gameFields(h domain.Header, state any, version int64, now time.Time) ([]fir
 	if players == nil {
 		players = []string{}
 	}
+	packed, err := packedValue(text)
+	if err != nil {
+		return nil, err
+	}
 	fields := []firestore.Update{
-		{Path: fState, Value: string(text)},
+		{Path: fState, Value: packed},
 		{Path: domain.PackedField, Value: []string{fState}},
 		{Path: fStatus, Value: string(h.Status)},
 		{Path: fVersion, Value: version},

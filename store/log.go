@@ -768,15 +768,19 @@ func (st *Store) recordedAnywhere(ctx context.Context, sl *slots, inEvent bool, 
 const seedCacheSize = 20000
 
 // restOf estimates the bytes of a game document besides its log: the state
-// (its JSON, as it is stored), the recent actions and the header.
-func restOf(state json.RawMessage, pl platformLog) int {
-	n := 400 + len(state) // the header fields, and the state's text
+// (as it is stored: packedSize), the recent actions and the header.
+func restOf(state json.RawMessage, pl platformLog) (int, error) {
+	size, err := packedSize(state) // the state as stored (packed.go)
+	if err != nil {
+		return 0, err
+	}
+	n := 400 + size // and the header fields
 	// The recent actions as they are stored (one JSON string), and room for
 	// the one this action adds with its reply.
 	if b, err := json.Marshal(pl.Acts); err == nil {
 		n += len(b) + 300
 	}
-	return n + len(pl.OldActs) + 2 // and the fingerprints (oldacts.go), one more perhaps
+	return n + len(pl.OldActs) + 2, nil // and the fingerprints (oldacts.go), one more perhaps
 }
 
 // recall is what a retry of a recent action gets: e.recorded, or for an

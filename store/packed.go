@@ -35,7 +35,9 @@ func packedFields(v any, names []string) (map[string]any, error) {
 	doc := make(map[string]any, len(top)+1)
 	for k, raw := range top {
 		if slices.Contains(names, k) {
-			doc[k] = string(raw) // json.Marshal's text: compact
+			if doc[k], err = packedValue(raw); err != nil { // json.Marshal's text: compact
+				return nil, err
+			}
 			continue
 		}
 		if doc[k], err = firestoreValue(raw); err != nil {
@@ -70,12 +72,14 @@ func objectFields(v any) (map[string]any, error) {
 }
 
 // unpacked is a stored document's fields as the game's type reads them: the
-// packed fields parsed back (as raw JSON), the list dropped. A document
-// without the list is returned as it is.
-func unpacked(data map[string]any) map[string]any {
+// packed fields' JSON text (packedText) as json.RawMessage, the list
+// dropped. A document without the list is returned as it is.
+//
+// Errors: a deflated field that does not inflate.
+func unpacked(data map[string]any) (map[string]any, error) {
 	list := packedNames(data)
 	if list == nil {
-		return data
+		return data, nil
 	}
 	out := make(map[string]any, len(data))
 	for k, v := range data {
@@ -83,11 +87,87 @@ func unpacked(data map[string]any) map[string]any {
 	}
 	delete(out, domain.PackedField)
 	for _, name := range list {
-		if s, ok := out[name].(string); ok {
-			out[name] = json.RawMessage(s) // as stored: json.Marshal's text (docJSON)
+		text, ok, err := packedText(out[name])
+		if err != nil {
+			return nil, fmt.Errorf("store: packed field %q: %w", name, err)
+		}
+		if ok {
+			out[name] = text // as stored: json.Marshal's text (docJSON)
 		}
 	}
-	return out
+	return out, nil
+}
+
+// A packed field is stored as its JSON text deflated (raw RFC 1951, at the
+// log's level: logpack.go), as Firestore bytes, once the text is packMin
+// bytes or more; shorter, and in documents written before, as the text
+// itself (a string). Readers take either (packedText; web/src/firebase.ts
+// unpack). A game state's JSON repeats its keys and ids: a Hex & Dice
+// state of 3.3–6.4 KB deflates to 1.2–1.8 KB, a Tile Race public board's
+// tiles (10 KB) to about 2. Every listener's snapshot of the document is
+// that much smaller (Firestore bills the bytes it sends), and the game
+// document's log has that much more of its budget (DocBudget): fewer
+// history batches in games whose steps are large (issue 22).
+const packMin = 256
+
+// packedTexts remembers the packed values this process made and read, by
+// their text, and packedBytes the texts by the value: a game document
+// written from one text is deflated once (its log's budget counts the
+// stored size, and the write stores it), and the next action on it, which
+// reads it back (or takes it from its warm copy), does not inflate it.
+var (
+	packedTexts = &fifo[[]byte]{max: logMemoSize}
+	packedBytes = &fifo[json.RawMessage]{max: logMemoSize}
+)
+
+// packedValue is a packed field's JSON text as the store writes it: deflated
+// bytes, or under packMin bytes the text as a string. The caller must not
+// change the bytes returned.
+func packedValue(text []byte) (any, error) {
+	if len(text) < packMin {
+		return string(text), nil
+	}
+	key := string(text)
+	if b, ok := packedTexts.get(key); ok {
+		return b, nil
+	}
+	b, err := deflate(text)
+	if err != nil {
+		return nil, err
+	}
+	packedTexts.put(key, b)
+	packedBytes.put(string(b), json.RawMessage(key))
+	return b, nil
+}
+
+// packedSize is how many bytes a packed field of text takes stored.
+func packedSize(text []byte) (int, error) {
+	v, err := packedValue(text)
+	if b, ok := v.([]byte); ok {
+		return len(b), err
+	}
+	return len(text), err
+}
+
+// packedText is the JSON text a packed field's stored value holds: a
+// string's text as it is, bytes inflated; false for anything else (a field
+// left out).
+func packedText(v any) (json.RawMessage, bool, error) {
+	switch t := v.(type) {
+	case string:
+		return json.RawMessage(t), true, nil
+	case []byte:
+		if text, ok := packedBytes.get(string(t)); ok {
+			return text, true, nil
+		}
+		text, err := inflate(t)
+		if err != nil {
+			return nil, false, err
+		}
+		packedBytes.put(string(t), text)
+		return text, true, nil
+	}
+	return nil, false, nil
 }
 
 // packedNames is the document's list of packed fields: as Firestore returns
@@ -112,11 +192,17 @@ func packedNames(data map[string]any) []string {
 // fieldJSON is one field of a stored document as JSON: a packed field's
 // text as it is, any other marshalled (timestamps as RFC 3339).
 func fieldJSON(data map[string]any, name string) (json.RawMessage, error) {
-	if s, ok := data[name].(string); ok && slices.Contains(packedNames(data), name) {
-		if !json.Valid([]byte(s)) {
-			return nil, fmt.Errorf("store: packed field %q is not JSON", name)
+	if slices.Contains(packedNames(data), name) {
+		text, ok, err := packedText(data[name])
+		if err != nil {
+			return nil, fmt.Errorf("store: packed field %q: %w", name, err)
 		}
-		return json.RawMessage(s), nil
+		if ok {
+			if !json.Valid(text) {
+				return nil, fmt.Errorf("store: packed field %q is not JSON", name)
+			}
+			return text, nil
+		}
 	}
 	return json.Marshal(jsonable(data[name]))
 }
@@ -130,7 +216,10 @@ func fieldJSON(data map[string]any, name string) (json.RawMessage, error) {
 // A deflated log (logpack.go) comes back as the JSON text it holds, as a log
 // was stored before logs were deflated.
 func Unpacked(data map[string]any) (map[string]any, error) {
-	out := unpacked(data)
+	out, err := unpacked(data)
+	if err != nil {
+		return nil, err
+	}
 	if b, ok := out[fLog].([]byte); ok {
 		text, err := LogText(b)
 		if err != nil {

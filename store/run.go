@@ -488,7 +488,11 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	if err != nil {
 		return err
 	}
-	_, packed, flushed, batch, err := logUpdate(pl, steps, over, restOf(state, pl)+len(w.Sealed))
+	rest, err := restOf(state, pl)
+	if err != nil {
+		return err
+	}
+	_, packed, flushed, batch, err := logUpdate(pl, steps, over, rest+len(w.Sealed))
 	if err != nil {
 		return err
 	}

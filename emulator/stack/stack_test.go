@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/games"
+	"github.com/meeple-games/meeple/store"
 )
 
 // startStack runs the whole local stack as `go run ./emulator` does, on free
@@ -155,13 +156,16 @@ func TestLocalStackEndToEnd(t *testing.T) {
 		require.EqualValues(t, 1, teamDoc.Data()["position"])
 		board, err := s.Store.FS.Doc("games/" + r["gameId"] + "/public/board").Get(ctx)
 		require.NoError(t, err)
-		var tiles []struct {
-			Content struct {
-				Min   int
-				Label string
+		var pb struct {
+			Tiles []struct {
+				Content struct {
+					Min   int
+					Label string
+				}
 			}
 		}
-		require.NoError(t, json.Unmarshal([]byte(board.Data()["tiles"].(string)), &tiles), "the board's tiles are JSON text")
+		require.NoError(t, store.DecodeDoc(board.Data(), &pb), "the board's tiles are packed JSON text")
+		tiles := pb.Tiles
 		min := tiles[0].Content.Min
 		players := make([]string, min) // one entry per completion; members may repeat unless it is a group task
 		for i := range players {

@@ -3,7 +3,8 @@
 // production the same token signs in with signInWithCustomToken.
 
 import { initializeApp, type FirebaseApp } from "firebase/app";
-import { connectFirestoreEmulator, getFirestore, type Firestore } from "firebase/firestore";
+import { Bytes, connectFirestoreEmulator, getFirestore, type Firestore } from "firebase/firestore";
+import { inflateSync, strFromU8 } from "fflate";
 import type { Session } from "./api";
 import { getConfig } from "./config";
 
@@ -76,7 +77,8 @@ export function unpack<T = Record<string, unknown>>(data: Record<string, unknown
   const out: Record<string, unknown> = { ...data };
   delete out.packed;
   for (const name of list) {
-    const v = out[name];
+    let v = out[name];
+    if (v instanceof Bytes) v = strFromU8(inflateSync(v.toUint8Array()));
     if (typeof v === "string") out[name] = JSON.parse(v);
   }
   return out as T;
