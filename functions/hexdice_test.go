@@ -172,9 +172,8 @@ func TestHexDiceGamePlayedToAWin(t *testing.T) {
 	require.NoError(t, err)
 	snap, err := s.store.FS.Doc("games/" + g.id + "/public/map").Get(context.Background())
 	require.NoError(t, err)
-	raw, _ := json.Marshal(snap.Data())
 	var mj hexdice.MapJSON
-	require.NoError(t, json.Unmarshal(raw, &mj))
+	require.NoError(t, store.DecodeDoc(snap.Data(), &mj), "the map's hexes and sites are packed")
 	require.Equal(t, m.JSON(), mj)
 
 	scripts := map[string]hexdice.Autoplay{alice.ID: {}, bob.ID: {Passive: true}}

@@ -1041,6 +1041,10 @@ func hexDiceLoad(ctx context.Context, p domain.Probe, out io.Writer) error {
 		if err != nil || doc == nil {
 			return fmt.Errorf("map document of %s: %v", id, err)
 		}
+		doc, err = store.Unpacked(doc)
+		if err != nil {
+			return err
+		}
 		b, _ := json.Marshal(doc)
 		_, gameSize, err := p.Doc(ctx, "games/"+id)
 		if err != nil {
