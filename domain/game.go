@@ -57,6 +57,9 @@ const (
 	// games that implement Matcher.
 	ActionQuickMatch = "quickMatch"
 	ActionLeaveQueue = "leaveQueue"
+	// ActionViewKey gives a player of a hidden game the key that opens
+	// their own view, sealed in the game document (hidden.go).
+	ActionViewKey = "viewKey"
 	// ActionReplay reads a finished game played again from its seed and its
 	// recorded actions, every step with its state (store/replay.go).
 	ActionReplay = "replay"
@@ -361,6 +364,11 @@ type Write struct {
 	// document's "sealed" field, sealed by the game with Env.Seal: a hidden
 	// game's whole state (hidden.go). "" removes the field.
 	Sealed string
+	// Views (the game document only) are the texts the platform keeps in
+	// the document's "views" field, by viewer id, each sealed under
+	// ViewLabel(viewer): a hidden game's views (hidden.go). nil removes the
+	// field.
+	Views map[string]string
 }
 
 // Step is one thing that happened to a game: the action itself, or an

@@ -184,9 +184,10 @@ func withHidden[S any](doc GameDoc[S], hd HiddenDoc[S], kind string) (GameDoc[S]
 }
 
 // hiddenWrites are the writes of a hidden game's state s at version: the
-// game document (public, and the whole state sealed in it with seal), and
-// the views that changed since before (or that got events: fresh). Without
-// seal the whole state is private/state's instead: a spawned game's (the
+// game document (public, the whole state sealed in it with seal, and each
+// viewer's view sealed for that viewer alone). Without seal the whole state
+// is private/state's instead, and the views that changed since before (or
+// that got events: fresh) are view documents: a spawned game's (the
 // spawning action does not have the new game's key), whose first action
 // moves it into the game document, after which nothing reads private/state;
 // a game created before its state was sealed, to which Single passes no
@@ -216,6 +217,23 @@ func hiddenWrites[S any](h *Hidden[S], before, s S, head Header, version int64, 
 	// Otherwise the state hides nothing any more (the game is over): the
 	// game document holds it whole, and nothing sealed is left to open once
 	// the seed is published.
+	if seal != nil {
+		// Each viewer's view rides in the game document too, sealed under
+		// a key of that viewer's own (ViewLabel): a fog action writes one
+		// document. Sealed on every write (the same view seals to the same
+		// text), and none once the game is over.
+		if h.Hides(s) {
+			ws[0].Views = map[string]string{}
+			for _, v := range viewers {
+				plain, err := json.Marshal(ViewDoc{Version: version, View: h.View(s, v), Events: nonNil(recent[v])})
+				if err != nil {
+					continue // left out: its viewer's client says so
+				}
+				ws[0].Views[v] = seal.Seal(ViewLabel(v), plain)
+			}
+		}
+		return ws
+	}
 	for _, v := range viewers {
 		view := h.View(s, v)
 		if !create && !fresh[v] && sameJSON(view, h.View(before, v)) && slices.Contains(h.Viewers(before), v) {

@@ -47,6 +47,23 @@ func IsSealed(text string) bool { return strings.HasPrefix(text, sealPrefix) }
 // under (Plan.Secret): its actor's.
 func PayloadLabel(actorID string) string { return "payload:" + actorID }
 
+// ViewLabel is the label a hidden game's view of one viewer is sealed under
+// in its game document (hidden.go). A label of this form is sealed under
+// that viewer's own key (SeededSealer.ViewKey), not the game's: the
+// platform hands the key to that viewer alone (action viewKey), whose
+// client opens the view itself.
+func ViewLabel(viewerID string) string { return viewLabelPrefix + viewerID }
+
+const viewLabelPrefix = "view:"
+
+// ViewKeyer is a Sealer that can say a viewer's key (SeededSealer, and the
+// platform's sealers built on it).
+type ViewKeyer interface {
+	// ViewKey is the AES-256 key, base64url without padding, that opens
+	// what was sealed under ViewLabel(viewerID).
+	ViewKey(viewerID string) (string, error)
+}
+
 // ReplyLabel is the label the platform seals an action's reply under where
 // it keeps it for a retry in a document others read (a game whose actions
 // are secrets, Header.Secret): its actor's.
@@ -70,6 +87,7 @@ type SeededSealer struct {
 	aead   cipher.AEAD
 	nonce  []byte
 	digest []byte
+	view   []byte // HMAC-SHA256(seed, "meeple view v1"): the viewers' keys' root
 }
 
 // NewSeededSealer returns the sealer of a game with seed.
@@ -84,7 +102,30 @@ func NewSeededSealer(seed string) *SeededSealer {
 		panic("domain: seal: " + err.Error())
 	}
 	return &SeededSealer{aead: aead, nonce: sealHMAC([]byte(seed), []byte("meeple seal v1 nonce")),
-		digest: sealHMAC([]byte(seed), []byte("meeple seal v1 digest"))}
+		digest: sealHMAC([]byte(seed), []byte("meeple seal v1 digest")), view: sealHMAC([]byte(seed), []byte("meeple view v1"))}
+}
+
+// forViewer is the sealer of what only viewer opens: a SeededSealer whose
+// seed is hex(HMAC-SHA256(HMAC-SHA256(seed, "meeple view v1"), viewer)).
+// Its key (ViewKey) opens nothing of the game's own nor of another viewer.
+func (s *SeededSealer) forViewer(viewer string) *SeededSealer {
+	return NewSeededSealer(hex.EncodeToString(sealHMAC(s.view, []byte(viewer))))
+}
+
+// viewerOf is the viewer a label is of (ViewLabel), false for any other.
+func viewerOf(label string) (string, bool) {
+	return strings.CutPrefix(label, viewLabelPrefix)
+}
+
+// ViewKey implements ViewKeyer: the key of viewer's sealer (forViewer),
+//
+//	HMAC-SHA256(hex(HMAC-SHA256(HMAC-SHA256(seed, "meeple view v1"), viewer)), "meeple seal v1 key")
+//
+// with which AES-256-GCM opens a text sealed under ViewLabel(viewer) as
+// Seal describes (the nonce first, the label as additional data).
+func (s *SeededSealer) ViewKey(viewer string) (string, error) {
+	seed := hex.EncodeToString(sealHMAC(s.view, []byte(viewer)))
+	return base64.RawURLEncoding.EncodeToString(sealHMAC([]byte(seed), []byte("meeple seal v1 key"))), nil
 }
 
 // Digest is HMAC-SHA256(HMAC-SHA256(seed, "meeple seal v1 digest"), data) in
@@ -101,8 +142,15 @@ func sealHMAC(key, msg []byte) []byte {
 	return m.Sum(nil)
 }
 
-// Seal implements Sealer.
+// Seal implements Sealer. A label ViewLabel(v) seals under v's own key.
 func (s *SeededSealer) Seal(label string, plain []byte) string {
+	if v, ok := viewerOf(label); ok && s.view != nil {
+		return s.forViewer(v).sealBody(label, plain)
+	}
+	return s.sealBody(label, plain)
+}
+
+func (s *SeededSealer) sealBody(label string, plain []byte) string {
 	var z bytes.Buffer
 	z.Write(make([]byte, 4))
 	w, _ := deflaters.Get().(*flate.Writer)
@@ -128,6 +176,13 @@ func (s *SeededSealer) Seal(label string, plain []byte) string {
 //
 // Errors: EINTERNAL.
 func (s *SeededSealer) Open(label, sealed string) ([]byte, error) {
+	if v, ok := viewerOf(label); ok && s.view != nil {
+		return s.forViewer(v).openBody(label, sealed)
+	}
+	return s.openBody(label, sealed)
+}
+
+func (s *SeededSealer) openBody(label, sealed string) ([]byte, error) {
 	fail := func(why string) ([]byte, error) {
 		return nil, Errorf(EINTERNAL, "sealed text for %q: %s", label, why)
 	}

@@ -88,6 +88,12 @@ func (g single[S]) Run(d Docs, a Action, env Env) (Change, error) {
 			r.seal = env.Seal
 		}
 	}
+	if a.Type == ActionViewKey {
+		// Answered from the state as read: a passed deadline changes no
+		// viewer, and the call writes nothing.
+		key, err := r.viewKey(a.Actor)
+		return Change{Result: key}, err
+	}
 	start := doc.State
 	if err := r.expire(); err != nil {
 		return Change{}, err
@@ -127,6 +133,29 @@ func (g single[S]) Run(d Docs, a Action, env Env) (Change, error) {
 		r.ch.Writes = append(r.ch.Writes, Write{DocID: GameDocID, Value: r.state, Header: &h, Version: r.version})
 	}
 	return r.ch, nil
+}
+
+// viewKey is what action viewKey answers a player of a hidden game whose
+// views ride sealed in its game document: the key that opens their own
+// (ViewLabel), and the label. Nobody else gets one: not a spectator, not
+// a player of a game that hides nothing (any more), whose views are not
+// sealed.
+//
+// Errors: EINVALID (a game with no sealed views), EFORBIDDEN (not one of
+// its viewers).
+func (r *singleRun[S]) viewKey(caller Actor) (map[string]any, error) {
+	k, ok := r.seal.(ViewKeyer)
+	if r.hidden == nil || r.seal == nil || !ok {
+		return nil, Errorf(EINVALID, "this game keeps no sealed views: a player's view, if any, is views/{playerId}")
+	}
+	if !slices.Contains(r.hidden.Viewers(r.state), caller.ID) {
+		return nil, Errorf(EFORBIDDEN, "only a player of this game has a view to open")
+	}
+	key, err := k.ViewKey(caller.ID)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"key": key, "label": ViewLabel(caller.ID), "cipher": "AES-256-GCM"}, nil
 }
 
 func (g single[S]) create(d Docs, a Action, env Env) (Change, error) {

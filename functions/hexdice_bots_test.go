@@ -67,8 +67,8 @@ func recordingStore(t *testing.T, s *stack) (*store.Store, *recordingBots) {
 // TestHexDiceBotPlaysToTheEnd: a person hosts a Hex & Dice room (small
 // map), adds a strong bot and plays it to the end through the HTTP function;
 // the bot moves through store.PlayBots. Under fog the bot is handed the game
-// document and its own view document — what a person in its seat reads —
-// and never the stored whole state. In simultaneous mode it submits one set
+// document and its own view (sealed for it in the game document) — what a
+// person in its seat reads — and never the sealed whole state. In simultaneous mode it submits one set
 // of real orders a round (moves, attacks or buys), no drafts.
 func TestHexDiceBotPlaysToTheEnd(t *testing.T) {
 	for _, c := range []struct {
@@ -114,7 +114,9 @@ func TestHexDiceBotPlaysToTheEnd(t *testing.T) {
 				if c.fog {
 					_, err := s.store.GameState(ctx, g.id, &public)
 					require.NoError(t, err)
-					require.True(t, s.readDoc("games/"+g.id+"/views/"+botID, &view))
+					var ok bool
+					view, ok = g.viewOf(botID)
+					require.True(t, ok, "the bot's view, sealed for it in the game document")
 				}
 				before := len(rec.views)
 				n, err := store.PlayBots(ctx, botStore, g.id)
@@ -141,7 +143,7 @@ func TestHexDiceBotPlaysToTheEnd(t *testing.T) {
 					require.NoError(t, err)
 					var wantView hexdice.View
 					require.NoError(t, json.Unmarshal(want, &wantView))
-					require.Equal(t, wantView, gotView.View, "the bot's view is its view document")
+					require.Equal(t, wantView, gotView.View, "the bot's view is the one sealed for it")
 					require.Equal(t, botSeat, gotView.View.Seat)
 				}
 				if c.mode == hexdice.Simultaneous {

@@ -77,6 +77,7 @@ type fogPlay struct {
 	owners  map[int]hexdice.Seat
 	scanned map[string]time.Time // public documents scanned, by path: their update time
 	lastSeq map[string]int64     // view events scanned, by player id
+	keys    map[string]string    // the players' view keys (viewKey), by game and player id
 	rng     *rand.Rand
 	stats   *fogScanStats
 }
@@ -184,28 +185,71 @@ func (p *fogPlay) check(before, after hexdice.Game) {
 	// Each player's view: the view as of now, the steps added since the
 	// last look as of this action.
 	for seat, pl := range p.players {
-		doc, _, ok := p.docJSON("games/" + p.g.id + "/views/" + pl.ID)
+		doc, size, ok := p.viewDoc(gd, seat)
 		if !ok {
 			continue
 		}
 		p.stats.docs++
-		if b, _ := json.Marshal(doc); len(b) > p.stats.maxView {
-			p.stats.maxView = len(b)
+		if size > p.stats.maxView {
+			p.stats.maxView = size
 		}
-		p.scan(hexdice.Seat(seat), before, after, "view", doc["view"])
-		steps, _ := doc["events"].([]any)
-		for _, s := range steps {
-			sm := s.(map[string]any)
-			seq, _ := sm["seq"].(int64)
-			if seq <= p.lastSeq[pl.ID] {
+		p.scan(hexdice.Seat(seat), before, after, "view", doc.View)
+		for _, st := range doc.Events {
+			if st.Seq <= p.lastSeq[pl.ID] {
 				continue
 			}
-			p.lastSeq[pl.ID] = seq
-			evs, _ := sm["events"].([]any)
-			p.stats.events += len(evs)
-			p.scan(hexdice.Seat(seat), before, after, fmt.Sprintf("view step %d", seq), sm)
+			p.lastSeq[pl.ID] = st.Seq
+			p.stats.events += len(st.Events)
+			p.scan(hexdice.Seat(seat), before, after, fmt.Sprintf("view step %d", st.Seq), st)
 		}
 	}
+}
+
+// viewDoc is the view of the player in seat as their client reads it: sealed
+// in the game document gd, opened with the key viewKey gives them (which
+// must not open the other player's), or the view document of a game that
+// keeps them (a rematch before its first action). size is what it takes
+// stored.
+func (p *fogPlay) viewDoc(gd map[string]any, seat int) (domain.ViewDoc, int, bool) {
+	p.t.Helper()
+	pl, other := p.players[seat], p.players[1-seat]
+	var v domain.ViewDoc
+	if views, ok := gd["views"].(map[string]any); ok {
+		text, ok := views[pl.ID].(string)
+		if !ok {
+			return v, 0, false
+		}
+		v, ok = openView(p.t, p.viewKey(pl), domain.ViewLabel(pl.ID), text)
+		require.True(p.t, ok, "%s's key opens their view", pl.Name)
+		if o, ok := views[other.ID].(string); ok {
+			_, opened := openView(p.t, p.viewKey(pl), domain.ViewLabel(other.ID), o)
+			require.False(p.t, opened, "%s's key opens the other player's view", pl.Name)
+		}
+		return v, len(text), true
+	}
+	doc, _, ok := p.docJSON("games/" + p.g.id + "/views/" + pl.ID)
+	if !ok {
+		return v, 0, false
+	}
+	b, err := json.Marshal(doc)
+	require.NoError(p.t, err)
+	require.NoError(p.t, json.Unmarshal(b, &v))
+	return v, len(b), true
+}
+
+// viewKey is the key player pl's client gets to open their view of the game
+// (action viewKey), asked once a game.
+func (p *fogPlay) viewKey(pl player) string {
+	p.t.Helper()
+	k := p.g.id + "/" + pl.ID
+	if key, ok := p.keys[k]; ok {
+		return key
+	}
+	code, out := p.s.post(pl.Token, "HexDice", map[string]any{"gameId": p.g.id, "actionId": "key-" + pl.ID, "type": domain.ActionViewKey})
+	require.Equal(p.t, http.StatusOK, code, "%v", out)
+	p.scan(hexdice.Neutral, p.full(), p.full(), "viewKey reply", out)
+	p.keys[k] = out["result"].(map[string]any)["key"].(string)
+	return p.keys[k]
 }
 
 // act sends an action (counted) and scans its reply for who sent it.
@@ -380,7 +424,7 @@ func playFogGame(t *testing.T, s *stack, c *fsemu.Counter, stats *fogScanStats, 
 	alice, bob, carol := who[0], who[1], who[2]
 	g := newFogGame(s, alice, hexdice.CreateRequest{Size: hexdice.Small, TurnSeconds: 120, Mode: mode, MapSeed: seed, Fog: fog}, "seed-"+seed, fmt.Sprintf("create-%s-%v", seed, fog))
 	p := &fogPlay{t: t, s: s, c: c, fs: storetest.ClientFor(t, projectOf(s)), g: g, fog: fog, players: [2]player{alice, bob}, spect: carol,
-		owners: map[int]hexdice.Seat{}, scanned: map[string]time.Time{}, lastSeq: map[string]int64{},
+		owners: map[int]hexdice.Seat{}, scanned: map[string]time.Time{}, lastSeq: map[string]int64{}, keys: map[string]string{},
 		rng: rand.New(rand.NewPCG(uint64(len(seed)), 26)), stats: stats}
 	st := p.full()
 	m, err := hexdice.Rules{}.MapOf(st)

@@ -130,7 +130,7 @@ func PlayBots(ctx context.Context, st *Store, gameID string) (int, error) {
 		if !ok {
 			continue
 		}
-		mv, ok, err := st.botMove(ctx, e, gameID, state, version, bot, level, botSeed(gameID, id, version))
+		mv, ok, err := st.botMove(ctx, e, gameID, data, state, version, bot, level, botSeed(gameID, id, version))
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -152,17 +152,36 @@ func PlayBots(ctx context.Context, st *Store, gameID string) (int, error) {
 }
 
 // botMove asks the game's Bots for bot's move on the game document's state
-// at version. A game that declares view documents (domain.SlotView: the
-// hidden-information contract, domain.Hidden) may hide part of its state
-// from the seats: when it keeps one for the bot, the bot decides from that
-// document and the game document — what a person in its seat reads —
-// through domain.ViewBots. The server-only whole state (private/state) is
-// never read here. A view written after the game document was read (a
-// newer version) gives no move: the write that made it brings the bot back.
-func (st *Store) botMove(ctx context.Context, e domain.Entry, gameID string, state json.RawMessage, version int64, bot domain.Actor, level string, seed uint64) (domain.Move, bool, error) {
+// at version (the document's fields: data). A game that declares view
+// documents (domain.SlotView: the hidden-information contract,
+// domain.Hidden) may hide part of its state from the seats: when it keeps a
+// view for the bot — sealed for it in the game document (fViews), or in a
+// game from before the views were sealed its view document — the bot
+// decides from that view and the game document, what a person in its seat
+// reads, through domain.ViewBots. The whole state (sealed, or
+// private/state) is never opened here. A view document written after the
+// game document was read (a newer version) gives no move: the write that
+// made it brings the bot back.
+func (st *Store) botMove(ctx context.Context, e domain.Entry, gameID string, data map[string]any, state json.RawMessage, version int64, bot domain.Actor, level string, seed uint64) (domain.Move, bool, error) {
 	sl := st.slotsOf(e.Game)
 	if _, hidden := sl.byName[domain.SlotView]; !hidden {
 		return e.Bots.Move(state, bot, level, seed, st.now())
+	}
+	if views, ok := data[fViews].(map[string]any); ok {
+		text, ok := views[bot.ID].(string)
+		if !ok {
+			return e.Bots.Move(state, bot, level, seed, st.now()) // nothing hidden from it
+		}
+		// Opened with the bot's own key, as its client would.
+		seedText, err := st.seedOf(plainGet(ctx), gameID, roomOfFields(data))
+		if err != nil {
+			return domain.Move{}, false, err
+		}
+		view, err := domain.NewSeededSealer(seedText).Open(domain.ViewLabel(bot.ID), text)
+		if err != nil {
+			return domain.Move{}, false, err
+		}
+		return viewMove(e, state, view, bot, level, seed, st.now())
 	}
 	path, err := sl.path(gameID, domain.Doc(domain.SlotView, bot.ID))
 	if err != nil {
@@ -175,19 +194,24 @@ func (st *Store) botMove(ctx context.Context, e domain.Entry, gameID string, sta
 	if err != nil {
 		return domain.Move{}, false, err
 	}
+	vd := snap.Data()
+	if v, _ := vd[fVersion].(int64); v > version {
+		return domain.Move{}, false, nil
+	}
+	view, err := docJSON(vd)
+	if err != nil {
+		return domain.Move{}, false, err
+	}
+	return viewMove(e, state, view, bot, level, seed, st.now())
+}
+
+// viewMove is the bot's move from its view (the view document's JSON).
+func viewMove(e domain.Entry, state, view json.RawMessage, bot domain.Actor, level string, seed uint64, now time.Time) (domain.Move, bool, error) {
 	vb, ok := e.Bots.(domain.ViewBots)
 	if !ok {
 		return domain.Move{}, false, domain.Errorf(domain.EINTERNAL, "%s keeps a view for %s, and its bots cannot play from one (domain.ViewBots)", e.Kind(), bot.ID)
 	}
-	data := snap.Data()
-	if v, _ := data[fVersion].(int64); v > version {
-		return domain.Move{}, false, nil
-	}
-	view, err := docJSON(data)
-	if err != nil {
-		return domain.Move{}, false, err
-	}
-	return vb.MoveView(state, view, bot, level, seed, st.now())
+	return vb.MoveView(state, view, bot, level, seed, now)
 }
 
 // playBot sends one bot move; applied false when the version moved on or

@@ -150,8 +150,9 @@ type readSet struct {
 	// header is.
 	gameHead *domain.GameDoc[json.RawMessage]
 	// gameSecret: the game document says its actions are secrets
-	// (fSecretActs); gameSealed: it holds sealed text (fSealed).
-	gameSecret, gameSealed bool
+	// (fSecretActs); gameSealed: it holds sealed text (fSealed); gameViews:
+	// it holds sealed views (fViews).
+	gameSecret, gameSealed, gameViews bool
 	// journals are the records each journal document read held
 	// (journal.go), which its JSON in docs leaves out; a document is here,
 	// nil list or not, when it was read (found or not). journalAfter are
@@ -273,6 +274,10 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 				rs.gameLog, rs.gameRoom, rs.gameHead = splitLog(data), roomOfFields(data), headOfFields(data)
 				rs.gameSecret, _ = data[fSecretActs].(bool)
 				_, rs.gameSealed = data[fSealed]
+				// The views are their viewers' to open, not the game's
+				// to decode (domain.ReadFull reads the sealed state).
+				_, rs.gameViews = data[fViews]
+				delete(data, fViews)
 			}
 			var err error
 			if j, err = docJSON(data); err != nil {

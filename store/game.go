@@ -32,7 +32,10 @@ const (
 	fSecretActs = "secretActs"
 	// fSealed: text only the server opens (domain.Write.Sealed: a hidden
 	// game's whole state).
-	fSealed    = "sealed"
+	fSealed = "sealed"
+	// fViews: each viewer's view, sealed for that viewer alone
+	// (domain.Write.Views: a hidden game's), by viewer id.
+	fViews     = "views"
 	fRoomCode  = "roomCode" // a public game's room code (createGame)
 	docRoom    = "room"     // games/{id}/private/room: a private game's room code, for its players
 	fCreatedAt = "createdAt"

@@ -710,7 +710,13 @@ func (r *replayer) apply(ch domain.Change, now time.Time, room string) error {
 				if w.Sealed != "" {
 					doc[fSealed] = w.Sealed
 				}
+				if w.Views != nil {
+					doc[fViews] = w.Views
+				}
 				r.put(p, doc)
+				if err := r.putViews(w.Views, now); err != nil {
+					return err
+				}
 				continue
 			}
 			ups, err := gameFields(h, w.Value, w.Version, now)
@@ -727,13 +733,46 @@ func (r *replayer) apply(ch domain.Change, now time.Time, room string) error {
 			if delete(doc, fSealed); w.Sealed != "" {
 				doc[fSealed] = w.Sealed
 			}
+			if delete(doc, fViews); w.Views != nil {
+				doc[fViews] = w.Views
+			}
 			if h.Status == domain.StatusOver && domain.PublishesSeed(r.e.Game) {
 				doc[fSeed] = r.seed
 			}
 			r.put(p, doc)
+			if err := r.putViews(w.Views, now); err != nil {
+				return err
+			}
 			continue
 		}
 		doc, err := docFields(w.Value, now, r.sl.byName[w.DocID.Slot].Packed)
+		if err != nil {
+			return err
+		}
+		r.put(p, doc)
+	}
+	return nil
+}
+
+// putViews puts each view a game document's write sealed (domain.Write.Views)
+// in memory as the view document a game from before the views were sealed
+// wrote (domain.SlotView, opened with the replay's seed): a replay shows each
+// player their view by the slot's access, as it shows older games.
+func (r *replayer) putViews(views map[string]string, now time.Time) error {
+	if len(views) == 0 {
+		return nil
+	}
+	s := r.sealer()
+	for v, text := range views {
+		p, err := r.sl.path(r.gameID, domain.Doc(domain.SlotView, v))
+		if err != nil {
+			return err
+		}
+		plain, err := s.Open(domain.ViewLabel(v), text)
+		if err != nil {
+			return err
+		}
+		doc, err := docFields(json.RawMessage(plain), now, nil)
 		if err != nil {
 			return err
 		}

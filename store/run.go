@@ -492,7 +492,11 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	if err != nil {
 		return err
 	}
-	_, packed, flushed, batch, err := logUpdate(pl, steps, over, rest+len(w.Sealed))
+	rest += len(w.Sealed)
+	for v, text := range w.Views {
+		rest += len(v) + len(text) + 2
+	}
+	_, packed, flushed, batch, err := logUpdate(pl, steps, over, rest)
 	if err != nil {
 		return err
 	}
@@ -521,6 +525,13 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	extra := map[string]any{fLog: packed, fLogFlushed: flushed}
 	if w.Sealed != "" {
 		extra[fSealed] = w.Sealed
+	}
+	if w.Views != nil {
+		views := make(map[string]any, len(w.Views)) // as a read gives it (asRead)
+		for v, text := range w.Views {
+			views[v] = text
+		}
+		extra[fViews] = views
 	}
 	// The action's key and reply go into the game document, which anyone
 	// may read, only when the action changed nothing else, or nothing
@@ -592,7 +603,7 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	if err != nil {
 		return err
 	}
-	for _, f := range []string{fLog, fLogFlushed, fActs, fOldActs, fSealed} {
+	for _, f := range []string{fLog, fLogFlushed, fActs, fOldActs, fSealed, fViews} {
 		if v, ok := extra[f]; ok {
 			updates = append(updates, firestore.Update{Path: f, Value: v})
 		}
@@ -601,6 +612,9 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 		// What was sealed goes with the state that needed it (a fog game
 		// over is written whole).
 		updates = append(updates, firestore.Update{Path: fSealed, Value: firestore.Delete})
+	}
+	if at.rs.gameViews && w.Views == nil {
+		updates = append(updates, firestore.Update{Path: fViews, Value: firestore.Delete})
 	}
 	if h.Status == domain.StatusOver && domain.PublishesSeed(x.entry.Game) {
 		seed, err := at.seed()
@@ -1252,4 +1266,13 @@ func (l *lazyDice) Roll(sides int) int {
 		l.d = domain.NewSeededDice(seed, l.seq)
 	}
 	return l.d.Roll(sides)
+}
+
+// ViewKey implements domain.ViewKeyer.
+func (l *lazySealer) ViewKey(viewer string) (string, error) {
+	s, err := l.sealer()
+	if err != nil {
+		return "", err
+	}
+	return s.ViewKey(viewer)
 }

@@ -1,7 +1,7 @@
 // Browser test of Hex & Dice's fog of war on the page (docs/web.md, "Fog of
 // war"). Ann creates a fog room in the lobby (the "Fog of war" box), Ben
 // joins it with the room code (two guest contexts). Each page must draw
-// fog from its own view document: some hexes unseen, some in vision, its
+// fog from its own view (sealed for it in the game document): some hexes unseen, some in vision, its
 // own troops drawn, and no enemy troop on a hex it does not see now. They
 // buy, move and end turns by clicking; after every click the other page
 // shows the new version. A spectator's page shows the fog note and no

@@ -29,7 +29,7 @@ import { ErrorBox, button, h, navigate, replace, select, svg } from "../ui";
 import { PLAYING, recordText, type PageOpts } from "./words";
 import "./boards.css";
 import { now, pageTimings } from "../timings";
-import { fogDefs, fogLegend, fogShapes, hexLabel, viewRecords, watchView, type ViewDoc } from "./hexfog";
+import { fogDefs, fogLegend, fogShapes, hexLabel, openView, viewRecords, watchView, type ViewDoc } from "./hexfog";
 
 interface Hex {
   q: number;
@@ -131,6 +131,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
   let draftLoaded = false;
   let view: ViewDoc | null = null; // a fog game's view document (players only)
   let viewWatch: Promise<Watch> | null = null;
+  let viewText = ""; // the view sealed for the player in the game document, as last opened
   let neutral: EventRecord[] = []; // the public log (the game document's and the events')
   const clock = deadlineClock(el.timer, 10_000, () => void err.run(() => act("HexDice", { gameId: id, type: "advance" })));
 
@@ -586,9 +587,23 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
     el.fogNote.textContent = !fogOn() ? ""
       : fseat >= 0 ? "Fog of war: you see what your troops and structures see (lit hexes); remembered hexes show structures as last seen and no troops; dark hexes were never seen."
       : "This game is played in fog of war: a spectator sees the public account only (no troops or structures) until it is over, then the whole final board.";
-    if (fogOn() && fseat >= 0 && (!opts.watch || opts.source) && !viewWatch) {
+    const sealed = (game as any).views?.[me];
+    if (fogOn() && fseat >= 0 && !opts.source && typeof sealed === "string") {
+      // Sealed for this player in the game document: opened here.
+      if (sealed !== viewText) {
+        viewText = sealed;
+        openView(id, me, sealed).then((v) => {
+          if (viewText !== sealed) return; // a newer one is on its way
+          view = v;
+          render();
+          renderLog();
+        }, (e) => err.show(e));
+      }
+    } else if (fogOn() && fseat >= 0 && (!opts.watch || opts.source) && !viewWatch && !viewText) {
+      // A game from before the views were sealed, or a replay: the view document.
       viewWatch = watchView(s, id, {
         view(v) {
+          if (viewText) return; // the game document holds it now
           view = v;
           render();
           renderLog();

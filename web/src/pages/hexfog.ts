@@ -1,11 +1,14 @@
 // Hex & Dice fog of war, on the page (docs/hexdice.md "Fog of war"): the
-// player's own view document games/{id}/views/{playerId} (readable by that
-// player only) and the fog drawn over the hex map. The game document of a
-// fog game holds no troops or structures while it is played, so the page
-// takes the board from the view and the rest (players, coins, clocks) from
-// the game document.
+// player's own view, sealed for them in the game document's `views` and
+// opened here with the key the server gives that player alone (openView;
+// in a game from before the views were sealed, and on a replay, the view
+// document games/{id}/views/{playerId}, readable by that player only), and
+// the fog drawn over the hex map. The game document of a fog game holds no
+// troops or structures while it is played, so the page takes the board from
+// the view and the rest (players, coins, clocks) from the game document.
 
-import type { Session } from "../api";
+import { inflateSync, strFromU8 } from "fflate";
+import { act, type Session } from "../api";
 import { live, seqID, type EventRecord, type GameSource, type Watch } from "../live";
 import { h, svg } from "../ui";
 
@@ -28,6 +31,43 @@ export interface ViewDoc {
 
 /** The fog states: what a `fog` character means, in words (labels, legend). */
 export const FOG_WORDS: Record<string, string> = { "0": "unseen", "1": "remembered", "2": "in vision" };
+
+const viewKeys = new Map<string, Promise<CryptoKey>>();
+
+/** b64url decodes base64url without padding. */
+function b64url(text: string): Uint8Array {
+  const b = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(b, (c) => c.charCodeAt(0));
+}
+
+/** viewKey asks once a game for the key that opens the player's own view (action viewKey). */
+function viewKey(id: string, me: string): Promise<CryptoKey> {
+  const k = `${id}|${me}`;
+  let p = viewKeys.get(k);
+  if (!p) {
+    p = act<{ key: string }>("HexDice", { gameId: id, type: "viewKey" }).then((r) =>
+      crypto.subtle.importKey("raw", b64url(r.result.key) as BufferSource, "AES-GCM", false, ["decrypt"]));
+    p.catch(() => viewKeys.delete(k)); // asked again with the next snapshot
+    viewKeys.set(k, p);
+  }
+  return p;
+}
+
+/**
+ * openView opens the player's view sealed in the game document (`views`,
+ * docs/api.md "viewKey"): "s1." + base64url(12-byte nonce, AES-256-GCM of
+ * the body with "view:{playerId}" as additional data), the body a 4-byte
+ * big-endian length, the view document's JSON deflated (raw), and padding.
+ */
+export async function openView(id: string, me: string, sealed: string): Promise<ViewDoc> {
+  const key = await viewKey(id, me);
+  const raw = b64url(sealed.replace(/^s1\./, ""));
+  const body = new Uint8Array(await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: raw.slice(0, 12) as BufferSource, additionalData: new TextEncoder().encode(`view:${me}`) as BufferSource },
+    key, raw.slice(12) as BufferSource));
+  const n = new DataView(body.buffer, body.byteOffset, body.byteLength).getUint32(0);
+  return JSON.parse(strFromU8(inflateSync(body.subarray(4, 4 + n)))) as ViewDoc;
+}
 
 /** watchView listens to the player's own view document (from source: Firestore, or a replay's frames). */
 export async function watchView(s: Session, id: string, on: { view(v: ViewDoc | null): void; error(err: Error): void }, source: GameSource = live): Promise<Watch> {
