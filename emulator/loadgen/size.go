@@ -10,8 +10,8 @@ import (
 
 // docSize is a document's storage size by Firestore's documented rules: the
 // name (each path segment's bytes + 1, plus 16), plus each field's name
-// (bytes + 1) and value (string: bytes + 1; number, timestamp: 8; bool, null:
-// 1; map: its fields; array: its values), plus 32.
+// (bytes + 1) and value (string: bytes + 1; bytes: their length; number,
+// timestamp: 8; bool, null: 1; map: its fields; array: its values), plus 32.
 func docSize(path string, data map[string]any) int {
 	n := 16
 	for _, seg := range strings.Split(path[strings.Index(path, "/documents/")+len("/documents/"):], "/") {
@@ -32,6 +32,8 @@ func valueSize(v any) int {
 	switch t := v.(type) {
 	case string:
 		return len(t) + 1
+	case []byte: // a deflated log or packed field
+		return len(t)
 	case int64, float64, time.Time:
 		return 8
 	case bool, nil:
