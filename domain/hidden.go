@@ -79,6 +79,10 @@ type HiddenDoc[S any] struct {
 	Version int64       `json:"version"` // the game version it is the state of
 	State   S           `json:"state"`
 	Recent  []ViewerLog `json:"recent"`
+	// InViews: each viewer's recent steps are those of their view sealed
+	// beside it in the game document (Write.Views), not Recent: sealed
+	// once, not twice (a few KB of the game document's budget).
+	InViews bool `json:"inViews,omitempty"`
 }
 
 // ViewerLog is one viewer's recent steps.
@@ -116,7 +120,8 @@ type ViewDoc struct {
 func ReadFull[S any](d Docs, kind string, h *Hidden[S], seal Sealer) (doc GameDoc[S], recent map[string][]SeenStep, hidden bool, err error) {
 	var g struct {
 		GameDoc[S]
-		Sealed string `json:"sealed"`
+		Sealed string            `json:"sealed"`
+		Views  map[string]string `json:"views"`
 	}
 	ok, err := d.Get(GameDocID, &g)
 	if err != nil {
@@ -133,6 +138,11 @@ func ReadFull[S any](d Docs, kind string, h *Hidden[S], seal Sealer) (doc GameDo
 		hd, err := OpenHidden[S](seal, g.Sealed)
 		if err != nil {
 			return doc, nil, false, err
+		}
+		if hd.InViews {
+			if hd.Recent, err = recentOfViews(seal, g.Views, hd.Version); err != nil {
+				return doc, nil, false, err
+			}
 		}
 		return withHidden(doc, hd, kind)
 	}
@@ -167,6 +177,33 @@ func OpenHidden[S any](seal Sealer, sealed string) (HiddenDoc[S], error) {
 		return hd, Errorf(EINTERNAL, "the sealed state: %v", err)
 	}
 	return hd, nil
+}
+
+// recentOfViews is each viewer's recent steps as their view sealed in the
+// game document at version holds them (HiddenDoc.InViews).
+//
+// Errors: EINTERNAL (a view that does not open or decode, or of another
+// version).
+func recentOfViews(seal Sealer, views map[string]string, version int64) ([]ViewerLog, error) {
+	out := []ViewerLog{}
+	for v, text := range views {
+		plain, err := seal.Open(ViewLabel(v), text)
+		if err != nil {
+			return nil, err
+		}
+		var vd struct {
+			Version int64      `json:"version"`
+			Events  []SeenStep `json:"events"`
+		}
+		if err := json.Unmarshal(plain, &vd); err != nil {
+			return nil, Errorf(EINTERNAL, "the view of %s: %v", v, err)
+		}
+		if vd.Version != version {
+			return nil, Errorf(EINTERNAL, "the view of %s is of version %d, the whole state of %d", v, vd.Version, version)
+		}
+		out = append(out, ViewerLog{Viewer: v, Steps: vd.Events})
+	}
+	return out, nil
 }
 
 // withHidden is doc with the whole state hd keeps, and the viewers' recent
@@ -205,6 +242,8 @@ func hiddenWrites[S any](h *Hidden[S], before, s S, head Header, version int64, 
 	case seal == nil:
 		ws = append(ws, Write{DocID: Doc(SlotHiddenState, ""), Value: hd, Create: create})
 	case h.Hides(s):
+		// Each viewer's recent steps ride in their view, sealed below.
+		hd.Recent, hd.InViews = []ViewerLog{}, true
 		plain, err := json.Marshal(hd)
 		if err != nil {
 			// Kept in the open instead: the store's write of it reports

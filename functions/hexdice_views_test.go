@@ -115,6 +115,13 @@ func TestFogViewsInTheGame(t *testing.T) {
 		require.NoError(t, json.Unmarshal(raw, &view))
 		require.Equal(t, st.SeatOf(p.ID), view.Seat)
 		require.NotEmpty(t, view.Fog)
+		// Its recent steps carry over from action to action (the whole
+		// state keeps them in the views alone: HiddenDoc.InViews).
+		require.Greater(t, len(v.Events), 1, "%s's view keeps its recent steps", p.Name)
+		for i := 1; i < len(v.Events); i++ {
+			require.Less(t, v.Events[i-1].Seq, v.Events[i].Seq)
+		}
+		require.Equal(t, version, v.Events[len(v.Events)-1].Seq, "the latest step is the last action's")
 	}
 	_, ok := openView(t, keys[host.ID], domain.ViewLabel(guest.ID), views[guest.ID])
 	require.False(t, ok, "the host's key does not open the guest's view")

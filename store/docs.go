@@ -274,10 +274,7 @@ func (st *Store) read(ctx context.Context, tx txn, sl *slots, gameID string, rs 
 				rs.gameLog, rs.gameRoom, rs.gameHead = splitLog(data), roomOfFields(data), headOfFields(data)
 				rs.gameSecret, _ = data[fSecretActs].(bool)
 				_, rs.gameSealed = data[fSealed]
-				// The views are their viewers' to open, not the game's
-				// to decode (domain.ReadFull reads the sealed state).
 				_, rs.gameViews = data[fViews]
-				delete(data, fViews)
 			}
 			var err error
 			if j, err = docJSON(data); err != nil {
