@@ -10,16 +10,19 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/hexdice"
 	"github.com/meeple-games/meeple/games"
 )
 
 // TestAdmission: a token scoped to one race (its master, an admin, a team)
-// is refused by every other game and by every other race; the masters of two
+// is refused by every other game (a fog game's viewKey included) and by
+// every other race; the masters of two
 // races are two actors.
 func TestAdmission(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
 	a, b := newRace(t, s, 1, true), newRace(t, s, 1, true)
+	fog := newHexGame(s, s.guest("Host"), hexdice.CreateRequest{Size: hexdice.Small, Fog: true}, "admission-fog")
 	scoped := map[string]string{"master": a.master, "admin": a.admin, "team": a.teams[0].token}
 	for who, tok := range scoped {
 		t.Run(who+" of race A", func(t *testing.T) {
@@ -32,6 +35,7 @@ func TestAdmission(t *testing.T) {
 				{"PartyBoard", map[string]any{"actionId": "x-" + who, "type": "create", "board": "pokemon-gen1"}},
 				{"TileRace", map[string]any{"actionId": "x-" + who, "type": "create", "name": "Eve", "password": "password1"}},
 				{"TileRace", map[string]any{"gameId": b.id, "actionId": "x-" + who, "type": "viewBoard"}},
+				{"HexDice", map[string]any{"gameId": fog.id, "actionId": "k-" + who, "type": domain.ActionViewKey}},
 				{"TileRace", map[string]any{"gameId": b.id, "actionId": "y-" + who, "type": "complete", "team": b.teams[0].id, "tile": 1, "recorded": 0, "players": []string{"Cap1"}}},
 			} {
 				code, out := s.post(tok, tc.fn, tc.body)
