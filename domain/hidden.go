@@ -225,11 +225,11 @@ func withHidden[S any](doc GameDoc[S], hd HiddenDoc[S], kind string) (GameDoc[S]
 // viewer's view sealed for that viewer alone). Without seal the whole state
 // is private/state's instead, and the views that changed since before (or
 // that got events: fresh) are view documents: a spawned game's (the
-// spawning action does not have the new game's key), whose first action
-// moves it into the game document, after which nothing reads private/state;
-// a game created before its state was sealed, to which Single passes no
-// sealer (not GameDoc.Secret); the rules' own tests. Sealed, a fog action
-// writes one document fewer (issue 22).
+// spawning action does not have the new game's key: the platform seals them
+// into its game document as it writes it, SealSpawn); a game created
+// before its state was sealed, to which Single passes no sealer (not
+// GameDoc.Secret); the rules' own tests. Sealed, a fog action writes one
+// document (issue 22).
 func hiddenWrites[S any](h *Hidden[S], before, s S, head Header, version int64, create bool, recent map[string][]SeenStep, fresh map[string]bool, seal Sealer) []Write {
 	head.Secret = true
 	hd := HiddenDoc[S]{Version: version, State: s, Recent: []ViewerLog{}}
@@ -281,6 +281,49 @@ func hiddenWrites[S any](h *Hidden[S], before, s S, head Header, version int64, 
 		ws = append(ws, Write{DocID: Doc(SlotView, v), Value: ViewDoc{Version: version, View: view, Events: nonNil(recent[v])}})
 	}
 	return ws
+}
+
+// SealSpawn seals a spawned hidden game (a rematch) with seal, the new
+// game's sealer, which the platform has only once it makes the new game's
+// seed as it writes the spawn: the whole state Single wrote for it in
+// private/state becomes sealed (Write.Sealed: each viewer's recent steps in
+// their view, HiddenDoc.InViews) and each view document a sealed view
+// (Write.Views), all in the new game's document as every later action keeps
+// them; rest are its other writes. A spawn that hides nothing gives "" and
+// nil.
+//
+// Errors: EINTERNAL (a write that does not marshal).
+func SealSpawn(writes []Write, seal Sealer) (sealed string, views map[string]string, rest []Write, err error) {
+	for _, w := range writes {
+		switch w.DocID.Slot {
+		case SlotHiddenState:
+			b, err := json.Marshal(w.Value)
+			if err != nil {
+				return "", nil, nil, Errorf(EINTERNAL, "a spawned game's whole state: %v", err)
+			}
+			var hd HiddenDoc[json.RawMessage]
+			if err := json.Unmarshal(b, &hd); err != nil {
+				return "", nil, nil, Errorf(EINTERNAL, "a spawned game's whole state: %v", err)
+			}
+			hd.Recent, hd.InViews = []ViewerLog{}, true
+			if b, err = json.Marshal(hd); err != nil {
+				return "", nil, nil, Errorf(EINTERNAL, "a spawned game's whole state: %v", err)
+			}
+			sealed = seal.Seal(HiddenLabel, b)
+		case SlotView:
+			b, err := json.Marshal(w.Value)
+			if err != nil {
+				return "", nil, nil, Errorf(EINTERNAL, "a spawned game's view: %v", err)
+			}
+			if views == nil {
+				views = map[string]string{}
+			}
+			views[w.DocID.Key] = seal.Seal(ViewLabel(w.DocID.Key), b)
+		default:
+			rest = append(rest, w)
+		}
+	}
+	return sealed, views, rest, nil
 }
 
 func nonNil[T any](s []T) []T {

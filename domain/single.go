@@ -252,7 +252,10 @@ func (r *singleRun[S]) record(s S, actor Actor, typ string, out Outcome) {
 			sp.Header = r.rules.Header(st)
 			if h := r.spawnHidden; h != nil && h.Hides(st) {
 				// A hidden game's rematch is hidden from its first version:
-				// its game document public, its state and views server-side.
+				// its game document public; its whole state and views as
+				// private/state and view documents here, which the platform
+				// seals into its game document with the seed it makes for
+				// it (SealSpawn).
 				ws := hiddenWrites(h, st, st, sp.Header, 0, true, map[string][]SeenStep{}, nil, nil)
 				sp.State, sp.Writes, sp.Header = ws[0].Value, ws[1:], *ws[0].Header
 			}

@@ -94,7 +94,7 @@ func (p *fogPlay) docJSON(path string) (map[string]any, time.Time, bool) {
 
 // hiddenDoc is the whole state as the server keeps it while the fog hides:
 // sealed in the game document gd (opened with the game's seed, which the
-// test chose), or in private/state (a rematch before its first action);
+// test chose), or in private/state (a game from before the seal);
 // size is its stored size (the sealed text's, or private/state's JSON).
 func (p *fogPlay) hiddenDoc(gd map[string]any) (doc map[string]any, size int, ok bool) {
 	p.t.Helper()
@@ -208,7 +208,7 @@ func (p *fogPlay) check(before, after hexdice.Game) {
 // viewDoc is the view of the player in seat as their client reads it: sealed
 // in the game document gd, opened with the key viewKey gives them (which
 // must not open the other player's), or the view document of a game that
-// keeps them (a rematch before its first action). size is what it takes
+// keeps them (a game from before the views were sealed). size is what it takes
 // stored.
 func (p *fogPlay) viewDoc(gd map[string]any, seat int) (domain.ViewDoc, int, bool) {
 	p.t.Helper()
@@ -523,31 +523,37 @@ func playFogGame(t *testing.T, s *stack, c *fsemu.Counter, stats *fogScanStats, 
 	}
 	if fog {
 		// The rematch is hidden from its first version: its game document
-		// holds no troop, its whole state is server-side, and each player
-		// has a view.
+		// holds no troop, and its whole state and each player's view are
+		// sealed in it under the rematch's own keys (the store seals the
+		// spawn with the seed it makes: domain.SealSpawn).
 		gd, _, _ := p.docJSON("games/" + next)
 		require.Empty(t, gd["state"].(map[string]any)["troops"], "a fog rematch's game document is public from the start")
 		require.Equal(t, true, gd["secretActs"], "a fog rematch's actions are secrets from its create")
+		sealed, _ := gd["sealed"].(string)
+		require.True(t, domain.IsSealed(sealed), "the rematch's whole state sealed in its game document from the start")
+		_, err := domain.NewSeededSealer(p.g.seed).Open(domain.HiddenLabel, sealed)
+		require.Error(t, err, "under the rematch's own key, not its first game's")
 		_, _, ok := p.docJSON("games/" + next + "/private/state")
-		require.True(t, ok, "the rematch's whole state is in private/state")
+		require.False(t, ok, "no private/state")
+		views, _ := gd["views"].(map[string]any)
 		for _, pl := range p.players {
 			_, _, ok := p.docJSON("games/" + next + "/views/" + pl.ID)
-			require.True(t, ok, "the rematch has %s's view", pl.ID)
+			require.False(t, ok, "no view document")
+			code, out := s.post(pl.Token, "HexDice", map[string]any{"gameId": next, "actionId": "rematch-key", "type": domain.ActionViewKey})
+			require.Equal(t, http.StatusOK, code, "%v", out)
+			text, _ := views[pl.ID].(string)
+			v, ok := openView(t, out["result"].(map[string]any)["key"].(string), domain.ViewLabel(pl.ID), text)
+			require.True(t, ok, "%s opens their view of the rematch", pl.Name)
+			require.Equal(t, int64(0), v.Version)
 		}
 		if mode == hexdice.Alternating {
-			// Its first action (its first player's end of turn) moves
-			// the whole state into its game document, sealed with its key.
+			// Its first action (its first player's end of turn) plays on the
+			// sealed state, and keeps its reply sealed.
 			first := p.players[ng.First]
 			code, out := s.post(first.Token, "HexDice", map[string]any{"gameId": next, "actionId": "rematch-1", "type": "endTurn"})
 			require.Equal(t, http.StatusOK, code, "%v", out)
 			gd, _, _ = p.docJSON("games/" + next)
-			sealed, _ := gd["sealed"].(string)
-			require.True(t, domain.IsSealed(sealed), "the rematch's state sealed in its game document")
-			_, err := domain.NewSeededSealer(p.g.seed).Open(domain.HiddenLabel, sealed)
-			require.Error(t, err, "under the rematch's own key, not its first game's")
-			// It read private/state, so its record is a server-only
-			// document, or, when it wrote the game document alone, rides
-			// in acts: its reply sealed either way.
+			require.True(t, domain.IsSealed(gd["sealed"].(string)), "the rematch's state still sealed")
 			var acts []map[string]any
 			require.NoError(t, json.Unmarshal([]byte(gd["acts"].(string)), &acts))
 			for _, e := range acts {

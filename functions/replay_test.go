@@ -278,9 +278,9 @@ func TestReplayEveryGame(t *testing.T) {
 			}
 		})
 		kind(t, "HexDiceFogRematch", func(t *testing.T, s *stack, eve player) {
-			// A fog game keeps its whole state sealed in its game document;
-			// its rematch starts from the private/state the spawn wrote and
-			// seals it at its first action. Both replay.
+			// A fog game keeps its whole state sealed in its game document,
+			// and so does its rematch from its first version (sealed with
+			// the seed the store makes as it writes the spawn). Both replay.
 			host, guest := s.guest("Fa"), s.guest("Fb")
 			g := newHexGame(s, host, hexdice.CreateRequest{Size: hexdice.Small, Mode: hexdice.Alternating, Fog: true}, "hx-fog-seed")
 			g.join(guest)

@@ -1195,9 +1195,9 @@ func (h *hexLoad) state(ctx context.Context, id string) (hexState, error) {
 	version, _ := doc["version"].(int64)
 	state := doc["state"]
 	// A fog game's whole state is sealed in its game document while it
-	// hides (its state is the public projection), or in private/state
-	// before a rematch's first action: Autoplay plays from the whole state,
-	// as a load script may, opening it with the seed its room keeps.
+	// hides (its state is the public projection), or in private/state in a
+	// game from before the seal: Autoplay plays from the whole state, as a
+	// load script may, opening it with the seed its room keeps.
 	if m, _ := state.(map[string]any); m["fog"] == true {
 		var ps map[string]any
 		sealed, _ := doc["sealed"].(string)

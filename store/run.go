@@ -446,10 +446,24 @@ func (at *attempt) write() error {
 		if start := spawnStart(sp); start != nil {
 			private = map[string]any{fReplay: start} // how the game began, for a replay
 		}
-		if err := createGame(tx, st, kind, sp.ID, sp.Header, sp.State, NewSeed(), "", now, nil, private); err != nil {
+		// A hidden game's whole state and views are sealed in its document
+		// from its first version, with the seed made here.
+		seed := NewSeed()
+		sealed, views, writes, err := domain.SealSpawn(sp.Writes, domain.NewSeededSealer(seed))
+		if err != nil {
 			return err
 		}
-		for _, w := range sp.Writes {
+		extra := map[string]any{}
+		if sealed != "" {
+			extra[fSealed] = sealed
+		}
+		if views != nil {
+			extra[fViews] = viewsField(views)
+		}
+		if err := createGame(tx, st, kind, sp.ID, sp.Header, sp.State, seed, "", now, extra, private); err != nil {
+			return err
+		}
+		for _, w := range writes {
 			p, err := x.sl.path(sp.ID, w.DocID)
 			if err != nil {
 				return err
@@ -527,11 +541,7 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 		extra[fSealed] = w.Sealed
 	}
 	if w.Views != nil {
-		views := make(map[string]any, len(w.Views)) // as a read gives it (asRead)
-		for v, text := range w.Views {
-			views[v] = text
-		}
-		extra[fViews] = views
+		extra[fViews] = viewsField(w.Views)
 	}
 	// The action's key and reply go into the game document, which anyone
 	// may read, only when the action changed nothing else, or nothing
@@ -1275,4 +1285,14 @@ func (l *lazySealer) ViewKey(viewer string) (string, error) {
 		return "", err
 	}
 	return s.ViewKey(viewer)
+}
+
+// viewsField is sealed views as the game document's field holds them, and a
+// read gives them back (asRead).
+func viewsField(views map[string]string) map[string]any {
+	out := make(map[string]any, len(views))
+	for v, text := range views {
+		out[v] = text
+	}
+	return out
 }
