@@ -23,7 +23,8 @@ var (
 // functions share, made on
 // first use (not at cold start) from GOOGLE_CLOUD_PROJECT, or the detected
 // project in Cloud Functions. With FIRESTORE_EMULATOR_HOST set it talks to the
-// emulator, and MEEPLE_FIXED_SEEDS=1 allows chosen seeds.
+// emulator, and MEEPLE_FIXED_SEEDS=1 allows chosen seeds. MEEPLE_PACK_TEXT=1
+// writes packed fields as text (PackText: an upgrade's first step).
 func Default(ctx context.Context, reg domain.Registry) (*Store, error) {
 	defaultOnce.Do(func() {
 		project := os.Getenv("GOOGLE_CLOUD_PROJECT")
@@ -41,6 +42,7 @@ func Default(ctx context.Context, reg domain.Registry) (*Store, error) {
 		defaultStore = New(c, reg)
 		defaultStore.ProjectionSettle = DefaultProjectionSettle
 		defaultStore.FixedSeeds = os.Getenv("MEEPLE_FIXED_SEEDS") == "1" && os.Getenv("FIRESTORE_EMULATOR_HOST") != ""
+		PackText = os.Getenv("MEEPLE_PACK_TEXT") == "1"
 	})
 	return defaultStore, defaultErr
 }

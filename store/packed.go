@@ -110,6 +110,15 @@ func unpacked(data map[string]any) (map[string]any, error) {
 // history batches in games whose steps are large (issue 22).
 const packMin = 256
 
+// PackText, set before the store writes anything, writes packed fields as
+// their text whatever their size (what releases before 2026-11-28 wrote
+// and alone read): the first step of a two-step upgrade, so instances of
+// the old release that still serve requests while the new one rolls out
+// read what the new one writes (docs/deploy.md, "Upgrading"). Readers take
+// both forms either way. Deployed functions set it from
+// MEEPLE_PACK_TEXT=1 (store.Default).
+var PackText bool
+
 // packedTexts remembers the packed values this process made and read, by
 // their text, and packedBytes the texts by the value: a game document
 // written from one text is deflated once (its log's budget counts the
@@ -124,7 +133,7 @@ var (
 // bytes, or under packMin bytes the text as a string. The caller must not
 // change the bytes returned.
 func packedValue(text []byte) (any, error) {
-	if len(text) < packMin {
+	if len(text) < packMin || PackText {
 		return string(text), nil
 	}
 	key := string(text)

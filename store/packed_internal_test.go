@@ -103,3 +103,29 @@ func manyTiles(n int) []packedTile {
 	}
 	return out
 }
+
+// TestPackText: with PackText (an upgrade's first step) a packed field is
+// written as its text whatever its size, and read back the same; a field
+// written deflated still reads.
+func TestPackText(t *testing.T) {
+	type board struct {
+		Tiles []packedTile `json:"tiles"`
+	}
+	v := board{Tiles: manyTiles(56)}
+	deflated, err := docFields(v, time.Now(), []string{"tiles"})
+	require.NoError(t, err)
+	require.IsType(t, []byte{}, deflated["tiles"])
+
+	PackText = true
+	defer func() { PackText = false }()
+	doc, err := docFields(v, time.Now(), []string{"tiles"})
+	require.NoError(t, err)
+	want, err := json.Marshal(v.Tiles)
+	require.NoError(t, err)
+	require.Equal(t, string(want), doc["tiles"], "the text, as releases before deflating wrote it")
+	for _, d := range []map[string]any{doc, deflated} {
+		var got board
+		require.NoError(t, DecodeDoc(d, &got))
+		require.Equal(t, v, got)
+	}
+}
