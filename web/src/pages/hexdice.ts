@@ -597,7 +597,10 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
           view = v;
           render();
           renderLog();
-        }, (e) => err.show(e));
+        }, (e) => {
+          if (viewText === sealed) viewText = ""; // tried again with the next snapshot
+          err.show(e);
+        });
       }
     } else if (fogOn() && fseat >= 0 && (!opts.watch || opts.source) && !viewWatch && !viewText) {
       // A game from before the views were sealed, or a replay: the view document.
