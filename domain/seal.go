@@ -92,8 +92,7 @@ type SeededSealer struct {
 
 // NewSeededSealer returns the sealer of a game with seed.
 func NewSeededSealer(seed string) *SeededSealer {
-	key := sealHMAC([]byte(seed), []byte("meeple seal v1 key"))
-	block, err := aes.NewCipher(key)
+	block, err := aes.NewCipher(sealKey(seed))
 	if err != nil {
 		panic("domain: seal key: " + err.Error()) // 32 bytes: never
 	}
@@ -109,7 +108,12 @@ func NewSeededSealer(seed string) *SeededSealer {
 // seed is hex(HMAC-SHA256(HMAC-SHA256(seed, "meeple view v1"), viewer)).
 // Its key (ViewKey) opens nothing of the game's own nor of another viewer.
 func (s *SeededSealer) forViewer(viewer string) *SeededSealer {
-	return NewSeededSealer(hex.EncodeToString(sealHMAC(s.view, []byte(viewer))))
+	return NewSeededSealer(s.viewSeed(viewer))
+}
+
+// viewSeed is the seed of viewer's sealer.
+func (s *SeededSealer) viewSeed(viewer string) string {
+	return hex.EncodeToString(sealHMAC(s.view, []byte(viewer)))
 }
 
 // viewerOf is the viewer a label is of (ViewLabel), false for any other.
@@ -124,8 +128,7 @@ func viewerOf(label string) (string, bool) {
 // with which AES-256-GCM opens a text sealed under ViewLabel(viewer) as
 // Seal describes (the nonce first, the label as additional data).
 func (s *SeededSealer) ViewKey(viewer string) (string, error) {
-	seed := hex.EncodeToString(sealHMAC(s.view, []byte(viewer)))
-	return base64.RawURLEncoding.EncodeToString(sealHMAC([]byte(seed), []byte("meeple seal v1 key"))), nil
+	return base64.RawURLEncoding.EncodeToString(sealKey(s.viewSeed(viewer))), nil
 }
 
 // Digest is HMAC-SHA256(HMAC-SHA256(seed, "meeple seal v1 digest"), data) in
@@ -135,6 +138,9 @@ func (s *SeededSealer) ViewKey(viewer string) (string, error) {
 func (s *SeededSealer) Digest(data []byte) string {
 	return hex.EncodeToString(sealHMAC(s.digest, data))
 }
+
+// sealKey is the AES-256 key of the sealer of seed.
+func sealKey(seed string) []byte { return sealHMAC([]byte(seed), []byte("meeple seal v1 key")) }
 
 func sealHMAC(key, msg []byte) []byte {
 	m := hmac.New(sha256.New, key)

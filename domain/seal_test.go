@@ -2,6 +2,9 @@ package domain_test
 
 import (
 	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -93,4 +96,50 @@ func BenchmarkNewSeededSealer(b *testing.B) {
 	for b.Loop() {
 		domain.NewSeededSealer("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef")
 	}
+}
+
+// TestViewKeys: a view sealed under ViewLabel(v) opens with the game's
+// sealer and with v's key alone (AES-256-GCM, the nonce first, the label
+// as additional data); v's key opens neither another viewer's view nor
+// anything sealed under the game's key, and another game's sealer opens
+// nothing of it.
+func TestViewKeys(t *testing.T) {
+	s := domain.NewSeededSealer("game seed")
+	plain := []byte(`{"version":3,"view":{"seat":0}}`)
+	ann := s.Seal(domain.ViewLabel("ann"), plain)
+	bob := s.Seal(domain.ViewLabel("bob"), plain)
+	whole := s.Seal(domain.HiddenLabel, plain)
+
+	got, err := s.Open(domain.ViewLabel("ann"), ann)
+	require.NoError(t, err)
+	require.Equal(t, string(plain), string(got))
+	_, err = s.Open(domain.ViewLabel("bob"), ann)
+	require.Error(t, err, "ann's view under bob's label")
+
+	key, err := s.ViewKey("ann")
+	require.NoError(t, err)
+	open := func(text, label string) bool {
+		t.Helper()
+		k, err := base64.RawURLEncoding.DecodeString(key)
+		require.NoError(t, err)
+		raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(text, "s1."))
+		require.NoError(t, err)
+		block, err := aes.NewCipher(k)
+		require.NoError(t, err)
+		gcm, err := cipher.NewGCM(block)
+		require.NoError(t, err)
+		_, err = gcm.Open(nil, raw[:12], raw[12:], []byte(label))
+		return err == nil
+	}
+	require.True(t, open(ann, domain.ViewLabel("ann")), "ann's key opens ann's view")
+	require.False(t, open(bob, domain.ViewLabel("bob")), "ann's key does not open bob's")
+	require.False(t, open(whole, domain.HiddenLabel), "nor the whole state")
+	bobKey, err := s.ViewKey("bob")
+	require.NoError(t, err)
+	require.NotEqual(t, key, bobKey)
+	other, err := domain.NewSeededSealer("another game").ViewKey("ann")
+	require.NoError(t, err)
+	require.NotEqual(t, key, other, "ann's key is this game's only")
+	_, err = domain.NewSeededSealer("another game").Open(domain.ViewLabel("ann"), ann)
+	require.Error(t, err)
 }
