@@ -2,15 +2,13 @@ package domain_test
 
 import (
 	"bytes"
-	"crypto/aes"
-	"crypto/cipher"
-	"encoding/base64"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 func TestSeededSealer(t *testing.T) {
@@ -119,16 +117,7 @@ func TestViewKeys(t *testing.T) {
 	key, err := s.ViewKey("ann")
 	require.NoError(t, err)
 	open := func(text, label string) bool {
-		t.Helper()
-		k, err := base64.RawURLEncoding.DecodeString(key)
-		require.NoError(t, err)
-		raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(text, "s1."))
-		require.NoError(t, err)
-		block, err := aes.NewCipher(k)
-		require.NoError(t, err)
-		gcm, err := cipher.NewGCM(block)
-		require.NoError(t, err)
-		_, err = gcm.Open(nil, raw[:12], raw[12:], []byte(label))
+		_, err := rulestest.OpenWithKey(key, label, text)
 		return err == nil
 	}
 	require.True(t, open(ann, domain.ViewLabel("ann")), "ann's key opens ann's view")

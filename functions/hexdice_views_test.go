@@ -1,48 +1,29 @@
 package functions_test
 
 import (
-	"bytes"
-	"compress/flate"
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
-	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
-	"io"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/meeple-games/meeple/domain"
 	"github.com/meeple-games/meeple/domain/hexdice"
+	"github.com/meeple-games/meeple/domain/rulestest"
 )
 
 // openView opens a view sealed in a game document as a client does with the
-// key action viewKey gives it (docs/api.md "viewKey"; web/src/pages/hexfog.ts
-// openView): written apart from domain.SeededSealer on purpose, from the
-// recipe alone. ok is false when the key does not open it.
+// key action viewKey gives it (rulestest.OpenWithKey, the documented recipe
+// apart from domain.SeededSealer). ok is false when the key does not open
+// it.
 func openView(t *testing.T, key, label, text string) (domain.ViewDoc, bool) {
 	t.Helper()
 	var v domain.ViewDoc
-	k, err := base64.RawURLEncoding.DecodeString(key)
-	require.NoError(t, err)
-	require.Len(t, k, 32, "an AES-256 key")
-	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(text, "s1."))
-	require.NoError(t, err)
-	block, err := aes.NewCipher(k)
-	require.NoError(t, err)
-	gcm, err := cipher.NewGCM(block)
-	require.NoError(t, err)
-	body, err := gcm.Open(nil, raw[:12], raw[12:], []byte(label))
+	plain, err := rulestest.OpenWithKey(key, label, text)
 	if err != nil {
 		return v, false
 	}
-	n := binary.BigEndian.Uint32(body)
-	plain, err := io.ReadAll(flate.NewReader(bytes.NewReader(body[4 : 4+n])))
-	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(plain, &v))
 	return v, true
 }
