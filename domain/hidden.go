@@ -232,47 +232,36 @@ func withHidden[S any](doc GameDoc[S], hd HiddenDoc[S], kind string) (GameDoc[S]
 // document (issue 22).
 func hiddenWrites[S any](h *Hidden[S], before, s S, head Header, version int64, create bool, recent map[string][]SeenStep, fresh map[string]bool, seal Sealer) []Write {
 	head.Secret = true
-	hd := HiddenDoc[S]{Version: version, State: s, Recent: []ViewerLog{}}
+	game := Write{DocID: GameDocID, Value: h.Public(s), Header: &head, Version: version, Create: create}
 	viewers := h.Viewers(s)
+	if seal != nil {
+		// The whole state and each viewer's view ride in the game
+		// document, sealed (the views under keys of their viewers' own):
+		// a fog action writes one document. Sealed on every write (the
+		// same view seals to the same text). Once the game is over the
+		// game document holds the state whole, and nothing sealed is left
+		// to open once the seed is published.
+		if !h.Hides(s) {
+			return []Write{game}
+		}
+		views := make(map[string]any, len(viewers))
+		for _, v := range viewers {
+			views[v] = ViewDoc{Version: version, View: h.View(s, v), Events: nonNil(recent[v])}
+		}
+		hd := HiddenDoc[S]{Version: version, State: s}
+		var err error
+		if game.Sealed, game.Views, err = sealHidden(seal, hd, views); err != nil {
+			// Kept in the open instead: the store's write of it reports
+			// what does not marshal.
+			return []Write{game, {DocID: Doc(SlotHiddenState, ""), Value: hd, Create: create}}
+		}
+		return []Write{game}
+	}
+	hd := HiddenDoc[S]{Version: version, State: s, Recent: []ViewerLog{}}
 	for _, v := range viewers {
 		hd.Recent = append(hd.Recent, ViewerLog{Viewer: v, Steps: nonNil(recent[v])})
 	}
-	ws := []Write{{DocID: GameDocID, Value: h.Public(s), Header: &head, Version: version, Create: create}}
-	switch {
-	case seal == nil:
-		ws = append(ws, Write{DocID: Doc(SlotHiddenState, ""), Value: hd, Create: create})
-	case h.Hides(s):
-		// Each viewer's recent steps ride in their view, sealed below.
-		hd.Recent, hd.InViews = []ViewerLog{}, true
-		plain, err := json.Marshal(hd)
-		if err != nil {
-			// Kept in the open instead: the store's write of it reports
-			// what does not marshal.
-			ws = append(ws, Write{DocID: Doc(SlotHiddenState, ""), Value: hd, Create: create})
-			break
-		}
-		ws[0].Sealed = seal.Seal(HiddenLabel, plain)
-	}
-	// Otherwise the state hides nothing any more (the game is over): the
-	// game document holds it whole, and nothing sealed is left to open once
-	// the seed is published.
-	if seal != nil {
-		// Each viewer's view rides in the game document too, sealed under
-		// a key of that viewer's own (ViewLabel): a fog action writes one
-		// document. Sealed on every write (the same view seals to the same
-		// text), and none once the game is over.
-		if h.Hides(s) {
-			ws[0].Views = map[string]string{}
-			for _, v := range viewers {
-				plain, err := json.Marshal(ViewDoc{Version: version, View: h.View(s, v), Events: nonNil(recent[v])})
-				if err != nil {
-					continue // left out: its viewer's client says so
-				}
-				ws[0].Views[v] = seal.Seal(ViewLabel(v), plain)
-			}
-		}
-		return ws
-	}
+	ws := []Write{game, {DocID: Doc(SlotHiddenState, ""), Value: hd, Create: create}}
 	for _, v := range viewers {
 		view := h.View(s, v)
 		if !create && !fresh[v] && sameJSON(view, h.View(before, v)) && slices.Contains(h.Viewers(before), v) {
@@ -281,6 +270,30 @@ func hiddenWrites[S any](h *Hidden[S], before, s S, head Header, version int64, 
 		ws = append(ws, Write{DocID: Doc(SlotView, v), Value: ViewDoc{Version: version, View: view, Events: nonNil(recent[v])}})
 	}
 	return ws
+}
+
+// sealHidden seals a hidden game's whole state hd, its viewers' recent
+// steps left to their views (HiddenDoc.InViews), and each viewer's view
+// (views: a ViewDoc by viewer id, sealed under ViewLabel) for its game
+// document: Write.Sealed and Write.Views.
+//
+// Errors: EINTERNAL (a value that does not marshal).
+func sealHidden[S any](seal Sealer, hd HiddenDoc[S], views map[string]any) (string, map[string]string, error) {
+	hd.Recent, hd.InViews = []ViewerLog{}, true
+	plain, err := json.Marshal(hd)
+	if err != nil {
+		return "", nil, Errorf(EINTERNAL, "a hidden game's whole state: %v", err)
+	}
+	sealed := seal.Seal(HiddenLabel, plain)
+	out := make(map[string]string, len(views))
+	for v, view := range views {
+		plain, err := json.Marshal(view)
+		if err != nil {
+			return "", nil, Errorf(EINTERNAL, "the view of %s: %v", v, err)
+		}
+		out[v] = seal.Seal(ViewLabel(v), plain)
+	}
+	return sealed, out, nil
 }
 
 // SealSpawn seals a spawned hidden game (a rematch) with seal, the new
@@ -294,6 +307,9 @@ func hiddenWrites[S any](h *Hidden[S], before, s S, head Header, version int64, 
 //
 // Errors: EINTERNAL (a write that does not marshal).
 func SealSpawn(writes []Write, seal Sealer) (sealed string, views map[string]string, rest []Write, err error) {
+	var hd *HiddenDoc[json.RawMessage]
+	plain := map[string]any{}
+	var viewDocs []Write // kept as they are when there is no whole state to seal beside them
 	for _, w := range writes {
 		switch w.DocID.Slot {
 		case SlotHiddenState:
@@ -301,29 +317,22 @@ func SealSpawn(writes []Write, seal Sealer) (sealed string, views map[string]str
 			if err != nil {
 				return "", nil, nil, Errorf(EINTERNAL, "a spawned game's whole state: %v", err)
 			}
-			var hd HiddenDoc[json.RawMessage]
-			if err := json.Unmarshal(b, &hd); err != nil {
+			hd = &HiddenDoc[json.RawMessage]{}
+			if err := json.Unmarshal(b, hd); err != nil {
 				return "", nil, nil, Errorf(EINTERNAL, "a spawned game's whole state: %v", err)
 			}
-			hd.Recent, hd.InViews = []ViewerLog{}, true
-			if b, err = json.Marshal(hd); err != nil {
-				return "", nil, nil, Errorf(EINTERNAL, "a spawned game's whole state: %v", err)
-			}
-			sealed = seal.Seal(HiddenLabel, b)
 		case SlotView:
-			b, err := json.Marshal(w.Value)
-			if err != nil {
-				return "", nil, nil, Errorf(EINTERNAL, "a spawned game's view: %v", err)
-			}
-			if views == nil {
-				views = map[string]string{}
-			}
-			views[w.DocID.Key] = seal.Seal(ViewLabel(w.DocID.Key), b)
+			plain[w.DocID.Key] = w.Value
+			viewDocs = append(viewDocs, w)
 		default:
 			rest = append(rest, w)
 		}
 	}
-	return sealed, views, rest, nil
+	if hd == nil {
+		return "", nil, append(rest, viewDocs...), nil
+	}
+	sealed, views, err = sealHidden(seal, *hd, plain)
+	return sealed, views, rest, err
 }
 
 func nonNil[T any](s []T) []T {
