@@ -173,11 +173,11 @@ func (st *Store) botMove(ctx context.Context, e domain.Entry, gameID string, dat
 			return e.Bots.Move(state, bot, level, seed, st.now()) // nothing hidden from it
 		}
 		// Opened with the bot's own key, as its client would.
-		seedText, err := st.seedOf(plainGet(ctx), gameID, roomOfFields(data))
+		s, err := st.sealerOf(plainGet(ctx), gameID, roomOfFields(data))
 		if err != nil {
 			return domain.Move{}, false, err
 		}
-		view, err := domain.NewSeededSealer(seedText).Open(domain.ViewLabel(bot.ID), text)
+		view, err := s.Open(domain.ViewLabel(bot.ID), text)
 		if err != nil {
 			return domain.Move{}, false, err
 		}

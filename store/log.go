@@ -768,13 +768,17 @@ func (st *Store) recordedAnywhere(ctx context.Context, sl *slots, inEvent bool, 
 const seedCacheSize = 20000
 
 // restOf estimates the bytes of a game document besides its log: the state
-// (as it is stored: packedSize), the recent actions and the header.
-func restOf(state json.RawMessage, pl platformLog) (int, error) {
+// (as it is stored: packedSize), the texts w seals in it (a hidden game's
+// whole state and views), the recent actions and the header.
+func restOf(state json.RawMessage, w domain.Write, pl platformLog) (int, error) {
 	size, err := packedSize(state) // the state as stored (packed.go)
 	if err != nil {
 		return 0, err
 	}
-	n := 400 + size // and the header fields
+	n := 400 + size + len(w.Sealed) // and the header fields
+	for v, text := range w.Views {
+		n += len(v) + len(text) + 2
+	}
 	// The recent actions as they are stored (one JSON string), and room for
 	// the one this action adds with its reply.
 	if b, err := json.Marshal(pl.Acts); err == nil {
@@ -792,11 +796,11 @@ func (st *Store) recall(get getter, sl *slots, gameID string, e actEntry, hash s
 		if domain.IsSealed(e.Reply) && e.Hash == shortHash(hash) {
 			// Sealed under its actor's label (sealsReply): opened with the
 			// game's key for the retry of that actor only.
-			seed, err := st.seedOf(get, gameID, room)
+			s, err := st.sealerOf(get, gameID, room)
 			if err != nil {
 				return nil, err
 			}
-			plain, err := domain.NewSeededSealer(seed).Open(domain.ReplyLabel(a.Actor.ID), e.Reply)
+			plain, err := s.Open(domain.ReplyLabel(a.Actor.ID), e.Reply)
 			if err != nil {
 				return nil, e.gone(a)
 			}

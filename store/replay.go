@@ -711,7 +711,7 @@ func (r *replayer) apply(ch domain.Change, now time.Time, room string) error {
 					doc[fSealed] = w.Sealed
 				}
 				if w.Views != nil {
-					doc[fViews] = w.Views
+					doc[fViews] = viewsField(w.Views)
 				}
 				r.put(p, doc)
 				if err := r.putViews(w.Views, now); err != nil {
@@ -734,7 +734,7 @@ func (r *replayer) apply(ch domain.Change, now time.Time, room string) error {
 				doc[fSealed] = w.Sealed
 			}
 			if delete(doc, fViews); w.Views != nil {
-				doc[fViews] = w.Views
+				doc[fViews] = viewsField(w.Views)
 			}
 			if h.Status == domain.StatusOver && domain.PublishesSeed(r.e.Game) {
 				doc[fSeed] = r.seed

@@ -502,13 +502,9 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 	if err != nil {
 		return err
 	}
-	rest, err := restOf(state, pl)
+	rest, err := restOf(state, w, pl)
 	if err != nil {
 		return err
-	}
-	rest += len(w.Sealed)
-	for v, text := range w.Views {
-		rest += len(v) + len(text) + 2
 	}
 	_, packed, flushed, batch, err := logUpdate(pl, steps, over, rest)
 	if err != nil {
@@ -1174,6 +1170,16 @@ func (st *Store) seedLoader(tx txn, gameID string, room func() gameRoom) func() 
 		seed, err = st.seedOf(tx.Get, gameID, room())
 		return seed, err
 	}
+}
+
+// sealerOf is the game's sealer (its seed: seedOf), for what opens sealed
+// text outside an attempt's rules (a retry's sealed reply, a bot's view).
+func (st *Store) sealerOf(get getter, gameID string, room gameRoom) (*domain.SeededSealer, error) {
+	seed, err := st.seedOf(get, gameID, room)
+	if err != nil {
+		return nil, err
+	}
+	return domain.NewSeededSealer(seed), nil
 }
 
 // seedOf is the game's seed: this instance's copy, else read with get from
