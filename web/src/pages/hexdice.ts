@@ -132,6 +132,12 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
   let view: ViewDoc | null = null; // a fog game's view document (players only)
   let viewWatch: Promise<Watch> | null = null;
   let viewText = ""; // the view sealed for the player in the game document, as last opened
+  /** showView draws the player's view (a fog game), wherever it came from. */
+  const showView = (v: ViewDoc | null) => {
+    view = v;
+    render();
+    renderLog();
+  };
   let neutral: EventRecord[] = []; // the public log (the game document's and the events')
   const clock = deadlineClock(el.timer, 10_000, () => void err.run(() => act("HexDice", { gameId: id, type: "advance" })));
 
@@ -593,10 +599,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
       if (sealed !== viewText) {
         viewText = sealed;
         openView(id, me, sealed).then((v) => {
-          if (viewText !== sealed) return; // a newer one is on its way
-          view = v;
-          render();
-          renderLog();
+          if (viewText === sealed) showView(v); // else a newer one is on its way
         }, (e) => {
           if (viewText === sealed) viewText = ""; // tried again with the next snapshot
           err.show(e);
@@ -606,10 +609,7 @@ export async function hexdicePage(root: HTMLElement, [id]: string[], s: Session,
       // A game from before the views were sealed, or a replay: the view document.
       viewWatch = watchView(s, id, {
         view(v) {
-          if (viewText) return; // the game document holds it now
-          view = v;
-          render();
-          renderLog();
+          if (!viewText) showView(v); // else the game document holds it now
         },
         error: (e) => err.show(e),
       }, opts.source);
