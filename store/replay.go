@@ -702,43 +702,28 @@ func (r *replayer) apply(ch domain.Change, now time.Time, room string) error {
 			if w.Header != nil {
 				h = *w.Header
 			}
+			var doc map[string]any
 			if w.Create {
-				doc, err := newGameDoc(r.e.Kind(), h, w.Value, domain.SeedHash(r.seed), room, now)
+				if doc, err = newGameDoc(r.e.Kind(), h, w.Value, domain.SeedHash(r.seed), room, now); err != nil {
+					return err
+				}
+			} else {
+				ups, err := gameFields(h, w.Value, w.Version, now)
 				if err != nil {
 					return err
 				}
-				if w.Sealed != "" {
-					doc[fSealed] = w.Sealed
+				doc = map[string]any{}
+				for k, v := range r.mem[p] {
+					doc[k] = v
 				}
-				if w.Views != nil {
-					doc[fViews] = viewsField(w.Views)
+				for _, u := range ups {
+					doc[u.Path] = u.Value
 				}
-				r.put(p, doc)
-				if err := r.putViews(w.Views, now); err != nil {
-					return err
+				if h.Status == domain.StatusOver && domain.PublishesSeed(r.e.Game) {
+					doc[fSeed] = r.seed
 				}
-				continue
 			}
-			ups, err := gameFields(h, w.Value, w.Version, now)
-			if err != nil {
-				return err
-			}
-			doc := map[string]any{}
-			for k, v := range r.mem[p] {
-				doc[k] = v
-			}
-			for _, u := range ups {
-				doc[u.Path] = u.Value
-			}
-			if delete(doc, fSealed); w.Sealed != "" {
-				doc[fSealed] = w.Sealed
-			}
-			if delete(doc, fViews); w.Views != nil {
-				doc[fViews] = viewsField(w.Views)
-			}
-			if h.Status == domain.StatusOver && domain.PublishesSeed(r.e.Game) {
-				doc[fSeed] = r.seed
-			}
+			putSealed(doc, w.Sealed, w.Views)
 			r.put(p, doc)
 			if err := r.putViews(w.Views, now); err != nil {
 				return err

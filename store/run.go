@@ -454,12 +454,7 @@ func (at *attempt) write() error {
 			return err
 		}
 		extra := map[string]any{}
-		if sealed != "" {
-			extra[fSealed] = sealed
-		}
-		if views != nil {
-			extra[fViews] = viewsField(views)
-		}
+		putSealed(extra, sealed, views)
 		if err := createGame(tx, st, kind, sp.ID, sp.Header, sp.State, seed, "", now, extra, private); err != nil {
 			return err
 		}
@@ -533,12 +528,7 @@ func (at *attempt) writeGame(w domain.Write, steps []logStep, recs []domain.Step
 		}
 	}
 	extra := map[string]any{fLog: packed, fLogFlushed: flushed}
-	if w.Sealed != "" {
-		extra[fSealed] = w.Sealed
-	}
-	if w.Views != nil {
-		extra[fViews] = viewsField(w.Views)
-	}
+	putSealed(extra, w.Sealed, w.Views)
 	// The action's key and reply go into the game document, which anyone
 	// may read, only when the action changed nothing else, or nothing
 	// besides public documents and read nothing else (keptInGame): its
@@ -1293,12 +1283,21 @@ func (l *lazySealer) ViewKey(viewer string) (string, error) {
 	return s.ViewKey(viewer)
 }
 
-// viewsField is sealed views as the game document's field holds them, and a
-// read gives them back (asRead).
-func viewsField(views map[string]string) map[string]any {
-	out := make(map[string]any, len(views))
-	for v, text := range views {
-		out[v] = text
+// putSealed sets the sealed fields of game document fields doc from a
+// write's (domain.Write.Sealed, Views): the whole state's text and the
+// viewers' views (as a read gives them back: asRead), each left out (and
+// removed) when the write has none.
+func putSealed(doc map[string]any, sealed string, views map[string]string) {
+	delete(doc, fSealed)
+	delete(doc, fViews)
+	if sealed != "" {
+		doc[fSealed] = sealed
 	}
-	return out
+	if views != nil {
+		field := make(map[string]any, len(views))
+		for v, text := range views {
+			field[v] = text
+		}
+		doc[fViews] = field
+	}
 }
